@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// floor: the least work any tool must do to learn that N managed files are unchanged: for every
+// file lstat + readFile + sha256, for every directory lstat, and nothing else. The bench spawns it
+// exactly like plait, so Node's start-up is in both numbers.
+//
+//   node bench/floor.mjs --root DIR --list FILE [--mode sync|seq|pool] [--pool 32]
+//
+// FILE has one line per resource: "f /machine/path" or "d /machine/path". Modes:
+//   sync  lstatSync + readFileSync, one after another
+//   seq   fs/promises lstat + readFile, awaited one after another
+//   pool  fs/promises lstat + readFile, at most --pool in flight (plait's observe uses 32)
+// Prints one JSON line: {mode, files, dirs, bytes, digest} (digest: sha256 over all the hashes).
+import { createHash } from 'node:crypto'
+import { lstatSync, readFileSync } from 'node:fs'
+import { lstat, readFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+
+const { values } = parseArgs({
+  options: {
+    root: { type: 'string' },
+    list: { type: 'string' },
+    mode: { type: 'string', default: 'pool' },
+    pool: { type: 'string', default: '32' },
+  },
+})
+if (values.root === undefined || values.list === undefined) {
+  process.stderr.write('usage: floor.mjs --root DIR --list FILE [--mode sync|seq|pool] [--pool N]\n')
+  process.exit(64)
+}
+const root = values.root.replace(/\/+$/, '')
+const items = readFileSync(values.list, 'utf8')
+  .split('\n')
+  .filter((l) => l.length > 2)
+  .map((l) => ({ dir: l[0] === 'd', path: root + l.slice(2) }))
+
+const sha = (data) => createHash('sha256').update(data).digest('hex')
+const hashes = new Array(items.length)
+let bytes = 0
+
+const one = async (i) => {
+  const it = items[i]
+  const st = await lstat(it.path)
+  if (it.dir) {
+    hashes[i] = `d${st.mode}`
+    return
+  }
+  const data = await readFile(it.path)
+  bytes += data.length
+  hashes[i] = sha(data)
+}
+
+switch (values.mode) {
+  case 'sync':
+    for (let i = 0; i < items.length; i++) {
+      const it = items[i]
+      const st = lstatSync(it.path)
+      if (it.dir) {
+        hashes[i] = `d${st.mode}`
+        continue
+      }
+      const data = readFileSync(it.path)
+      bytes += data.length
+      hashes[i] = sha(data)
+    }
+    break
+  case 'seq':
+    for (let i = 0; i < items.length; i++) await one(i)
+    break
+  case 'pool': {
+    const limit = Math.max(1, Number(values.pool))
+    let next = 0
+    const worker = async () => {
+      while (next < items.length) await one(next++)
+    }
+    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+    break
+  }
+  default:
+    process.stderr.write(`unknown --mode ${values.mode}\n`)
+    process.exit(64)
+}
+
+const digest = createHash('sha256')
+for (const h of hashes) digest.update(h)
+const dirs = items.filter((x) => x.dir).length
+process.stdout.write(JSON.stringify({ mode: values.mode, files: items.length - dirs, dirs, bytes, digest: digest.digest('hex') }) + '\n')

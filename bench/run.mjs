@@ -1,0 +1,420 @@
+#!/usr/bin/env node
+// run: the plait benchmark (`npm run bench`, which builds first).
+//
+// For N = 1,000 and 10,000 managed files (over 100 directories, under a fresh temporary root) it
+// times the real CLI, each run a child process timed from spawn to exit:
+//   1. `plait plan` against an empty root (everything to create),
+//   2. `plait apply plan.json` of a saved plan (`plan --out` first; a fresh root for every run),
+//   3. `plait plan` of the same files, unchanged, after the apply: the headline number,
+// and compares 3 with the floor (bench/floor.mjs: lstat + readFile + sha256 per file and nothing
+// else, spawned the same way). With puppet installed, it also times `puppet apply --noop` against
+// `plait plan` on 200 unchanged files. Prints a table and writes .bench/results.json.
+//
+//   node bench/run.mjs [--sizes 1000,10000] [--runs N] [--no-puppet] [--keep]
+//
+// Every number is wall time in ms of the child process (median, min, max over the runs). "internal"
+// is the process's own time as the preloaded bench/timing-hook.mjs sees it: from the end of Node's
+// boot to exit (module loading + the work), without process creation and teardown.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { account, workload as makeWorkload } from './workload.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const repo = join(here, '..')
+const plait = join(repo, 'dist', 'cli', 'main.js')
+const floorScript = join(here, 'floor.mjs')
+const hook = pathToFileURL(join(here, 'timing-hook.mjs')).href
+
+const { values: argv } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000' },
+    runs: { type: 'string' },
+    'no-puppet': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+})
+const sizes = argv.sizes.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0)
+/** Runs per measurement: 5 for small N, 3 for 10,000 and more (each 10k apply run needs a fresh root). */
+const runsFor = (n) => (argv.runs !== undefined ? Math.max(1, Number(argv.runs)) : n >= 10000 ? 5 : 5)
+const applyRunsFor = (n) => (argv.runs !== undefined ? Math.max(1, Number(argv.runs)) : n >= 10000 ? 3 : 5)
+const DIRS = 100
+const PUPPET_N = 200
+
+if (!existsSync(plait)) {
+  console.error(`bench: ${plait} is missing; run \`npm run build\` first (npm run bench does)`)
+  process.exit(1)
+}
+
+const { owner, group } = account()
+const workload = (n, dirs) => makeWorkload(n, dirs, { owner, group })
+const plaitVersion = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version
+const work = mkdtempSync(join(tmpdir(), 'plait-bench-'))
+const started = Date.now()
+const loadStart = loadavg()
+
+// ---------------------------------------------------------------- timing
+
+let seq = 0
+
+/** Spawns a command, times it from spawn to exit; Node children get the timing hook. */
+function timed(cmd, args, { node = true, okCodes = [0] } = {}) {
+  const timingFile = join(work, `timing-${seq++}.json`)
+  const argsFull = node ? ['--import', hook, ...args] : args
+  return new Promise((resolve, reject) => {
+    const out = []
+    const err = []
+    const t0 = process.hrtime.bigint()
+    let t1
+    const child = spawn(cmd, argsFull, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BENCH_TIMING_FILE: timingFile } })
+    child.stdout.on('data', (b) => out.push(b))
+    child.stderr.on('data', (b) => err.push(b))
+    child.on('error', reject)
+    child.on('exit', () => {
+      t1 = process.hrtime.bigint()
+    })
+    child.on('close', (code) => {
+      const stdout = Buffer.concat(out).toString('utf8')
+      const stderr = Buffer.concat(err).toString('utf8')
+      if (!okCodes.includes(code)) {
+        reject(new Error(`${cmd} ${args.join(' ')} exited ${code}\n${stderr.slice(0, 4000)}\n${stdout.slice(-2000)}`))
+        return
+      }
+      let internal
+      let cpu
+      if (node && existsSync(timingFile)) {
+        const t = JSON.parse(readFileSync(timingFile, 'utf8'))
+        internal = t.exit - t.loaded
+        cpu = t.cpu
+        rmSync(timingFile)
+      }
+      resolve({ ms: Number((t1 ?? process.hrtime.bigint()) - t0) / 1e6, internal, cpu, stdout, stderr, code })
+    })
+  })
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/** Samples of one measurement, summarized. */
+class Series {
+  constructor(label) {
+    this.label = label
+    this.ms = []
+    this.internal = []
+    this.cpu = []
+  }
+  add(r) {
+    this.ms.push(r.ms)
+    if (r.internal !== undefined) this.internal.push(r.internal)
+    if (r.cpu !== undefined) this.cpu.push(r.cpu)
+    return r
+  }
+  get median() {
+    return median(this.ms)
+  }
+  summary() {
+    return {
+      label: this.label,
+      runs: this.ms.length,
+      median: round(this.median),
+      min: round(Math.min(...this.ms)),
+      max: round(Math.max(...this.ms)),
+      internalMedian: this.internal.length > 0 ? round(median(this.internal)) : null,
+      cpuMedian: this.cpu.length > 0 ? round(median(this.cpu)) : null,
+      samples: this.ms.map(round),
+    }
+  }
+}
+
+const round = (x) => Math.round(x * 10) / 10
+
+const expectSummary = (r, what, re) => {
+  if (!re.test(r.stdout)) throw new Error(`${what}: unexpected output (wanted ${re}):\n${r.stdout.slice(-1500)}\n${r.stderr.slice(0, 1500)}`)
+  return r
+}
+
+const progress = (s) => process.stderr.write(`  · ${s}\n`)
+
+// ---------------------------------------------------------------- one size
+
+async function benchSize(n) {
+  const runs = runsFor(n)
+  const applyRuns = applyRunsFor(n)
+  const w = workload(n, DIRS)
+  const dir = mkdtempSync(join(work, `n${n}-`))
+  const manifest = join(dir, 'manifest.yaml')
+  const list = join(dir, 'paths.txt')
+  writeFileSync(manifest, w.yaml)
+  writeFileSync(list, w.list)
+  const freshRoot = (name) => {
+    const r = join(dir, name)
+    mkdirSync(r)
+    return realpathSync(r)
+  }
+  const total = w.resources
+  const createRe = new RegExp(`Plan: ${total} to create, 0 to change, 0 to delete, 0 unchanged`)
+  const unchangedRe = new RegExp(`Plan: 0 to create, 0 to change, 0 to delete, ${total} unchanged`)
+  const applyRe = new RegExp(`Apply: ${total} changed, 0 stable, 0 failed`)
+
+  process.stderr.write(`N=${n}: ${n} files + ${w.dirs} directories, manifest ${(w.yaml.length / 1024).toFixed(0)} KiB, ${runs} runs (${applyRuns} for apply)\n`)
+  const s = {
+    node: new Series('node -e 0 (Node start-up)'),
+    version: new Series('plait --version (start-up + modules)'),
+    planCreate: new Series('plan, empty root (all to create)'),
+    planOut: new Series('plan --out, empty root'),
+    apply: new Series('apply plan.json'),
+    planUnchanged: new Series('plan, unchanged (headline)'),
+    floorSync: new Series('floor: sync'),
+    floorSeq: new Series('floor: async sequential'),
+    floorPool: new Series('floor: async pool of 32'),
+  }
+
+  // 1. plan against an empty root (one warm-up run first: page cache, compile cache)
+  const empty = freshRoot('empty')
+  const planArgs = (root) => [plait, 'plan', manifest, '--root', root]
+  progress('plan, empty root')
+  expectSummary(await timed(process.execPath, planArgs(empty)), 'plan (create)', createRe)
+  for (let i = 0; i < runs; i++) expectSummary(s.planCreate.add(await timed(process.execPath, planArgs(empty))), 'plan (create)', createRe)
+
+  // 2. plan --out, then apply the saved plan; each run on a fresh root. The first root stays for 3.
+  progress('plan --out + apply')
+  let applied
+  for (let i = 0; i < applyRuns; i++) {
+    const root = freshRoot(`root-${i}`)
+    const planFile = join(dir, `plan-${i}.json`)
+    s.planOut.add(await timed(process.execPath, [plait, 'plan', manifest, '--root', root, '--out', planFile]))
+    expectSummary(s.apply.add(await timed(process.execPath, [plait, 'apply', planFile, '--root', root])), 'apply', applyRe)
+    rmSync(planFile)
+    if (applied === undefined) applied = root
+    else rmSync(root, { recursive: true, force: true })
+  }
+
+  // 3. plan of the unchanged files, interleaved with the floor and the start-up baselines so that
+  // any drift of the machine touches them all alike. One untimed warm-up round first.
+  progress('plan unchanged vs floor')
+  const floorArgs = (mode) => [floorScript, '--root', applied, '--list', list, '--mode', mode]
+  const round_ = async (record) => {
+    const add = (series, r) => (record ? series.add(r) : r)
+    const floors = []
+    add(s.node, await timed(process.execPath, ['-e', '0']))
+    add(s.version, await timed(process.execPath, [plait, '--version']))
+    expectSummary(add(s.planUnchanged, await timed(process.execPath, planArgs(applied))), 'plan (unchanged)', unchangedRe)
+    floors.push(add(s.floorSync, await timed(process.execPath, floorArgs('sync'))))
+    floors.push(add(s.floorSeq, await timed(process.execPath, floorArgs('seq'))))
+    floors.push(add(s.floorPool, await timed(process.execPath, floorArgs('pool'))))
+    const digests = new Set(floors.map((f) => JSON.parse(f.stdout).digest))
+    if (digests.size !== 1 || JSON.parse(floors[0].stdout).files !== n) throw new Error(`floor: the modes disagree: ${floors.map((f) => f.stdout).join('')}`)
+  }
+  await round_(false)
+  for (let i = 0; i < runs; i++) await round_(true)
+
+  if (!argv.keep) rmSync(dir, { recursive: true, force: true })
+
+  const floors = [s.floorSync, s.floorSeq, s.floorPool]
+  const floor = floors.reduce((a, b) => (b.median < a.median ? b : a))
+  const nodeMs = s.node.median
+  const head = s.planUnchanged.median
+  const ratio = head / floor.median
+  const ratioNoStartup = (head - nodeMs) / (floor.median - nodeMs)
+  const ratioInternal =
+    s.planUnchanged.internal.length > 0 && floor.internal.length > 0 ? median(s.planUnchanged.internal) / median(floor.internal) : null
+  const ratioCpu = s.planUnchanged.cpu.length > 0 && floor.cpu.length > 0 ? median(s.planUnchanged.cpu) / median(floor.cpu) : null
+  const asyncFloor = s.floorSeq.median < s.floorPool.median ? s.floorSeq : s.floorPool
+  return {
+    n,
+    dirs: w.dirs,
+    resources: total,
+    manifestBytes: w.yaml.length,
+    series: Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.summary()])),
+    floor: { mode: floor.label, median: round(floor.median) },
+    ratio: {
+      planUnchangedOverFloor: round2(ratio),
+      excludingNodeStartup: round2(ratioNoStartup),
+      internal: ratioInternal === null ? null : round2(ratioInternal),
+      cpu: ratioCpu === null ? null : round2(ratioCpu),
+      overBestAsyncFloor: round2(head / asyncFloor.median),
+    },
+    goal: { ratio: 2, met: ratio <= 2 },
+    _series: s,
+  }
+}
+
+const round2 = (x) => Math.round(x * 100) / 100
+
+// ---------------------------------------------------------------- puppet
+
+function puppetCommand() {
+  const r = spawnSync('sh', ['-c', 'command -v puppet'], { encoding: 'utf8' })
+  return r.status === 0 ? r.stdout.trim() : undefined
+}
+
+async function benchPuppet() {
+  const puppet = puppetCommand()
+  if (puppet === undefined) return { installed: false }
+  const version = spawnSync(puppet, ['--version'], { encoding: 'utf8' }).stdout.trim()
+  const w = workload(PUPPET_N, 20)
+  const dir = mkdtempSync(join(work, 'puppet-'))
+  const manifest = join(dir, 'manifest.yaml')
+  writeFileSync(manifest, w.yaml)
+  mkdirSync(join(dir, 'root'))
+  const root = realpathSync(join(dir, 'root'))
+  const pp = join(dir, 'manifest.pp')
+  writeFileSync(pp, w.puppet(root))
+  for (const d of ['conf', 'code', 'var', 'log', 'run']) mkdirSync(join(dir, d))
+  const puppetArgs = [
+    'apply',
+    '--noop',
+    '--detailed-exitcodes',
+    '--color=false',
+    `--confdir=${join(dir, 'conf')}`,
+    `--codedir=${join(dir, 'code')}`,
+    `--vardir=${join(dir, 'var')}`,
+    `--logdir=${join(dir, 'log')}`,
+    `--rundir=${join(dir, 'run')}`,
+    pp,
+  ]
+  process.stderr.write(`puppet ${version}: ${PUPPET_N} files + ${w.dirs} directories, unchanged\n`)
+  // make the state with plait, then both tools check it without changing anything
+  const planFile = join(dir, 'plan.json')
+  await timed(process.execPath, [plait, 'plan', manifest, '--root', root, '--out', planFile])
+  await timed(process.execPath, [plait, 'apply', planFile, '--root', root])
+  const unchangedRe = new RegExp(`Plan: 0 to create, 0 to change, 0 to delete, ${w.resources} unchanged`)
+  const plaitS = new Series(`plait plan, ${PUPPET_N} files unchanged`)
+  const puppetS = new Series(`puppet apply --noop, ${PUPPET_N} files unchanged`)
+  // puppet --detailed-exitcodes: 0 no changes, 2 changes (would be a non-equivalent manifest), 4/6 failures
+  const puppetRun = async () => {
+    const r = await timed(puppet, puppetArgs, { node: false, okCodes: [0, 2, 4, 6] })
+    if (r.code !== 0) throw new Error(`puppet apply --noop exited ${r.code}: the state is not unchanged for puppet\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`)
+    return r
+  }
+  await puppetRun() // warm-up (and a check that puppet sees no changes)
+  await timed(process.execPath, [plait, 'plan', manifest, '--root', root])
+  const runs = argv.runs !== undefined ? Math.max(1, Number(argv.runs)) : 3
+  for (let i = 0; i < runs; i++) {
+    puppetS.add(await puppetRun())
+    expectSummary(plaitS.add(await timed(process.execPath, [plait, 'plan', manifest, '--root', root])), 'plait plan (puppet comparison)', unchangedRe)
+    expectSummary(plaitS.add(await timed(process.execPath, [plait, 'plan', manifest, '--root', root])), 'plait plan (puppet comparison)', unchangedRe)
+  }
+  rmSync(dir, { recursive: true, force: true })
+  const ratio = puppetS.median / plaitS.median
+  return {
+    installed: true,
+    version,
+    files: PUPPET_N,
+    resources: w.resources,
+    series: { plait: plaitS.summary(), puppet: puppetS.summary() },
+    ratio: { puppetOverPlait: round2(ratio) },
+    goal: { ratio: 10, met: ratio >= 10 },
+    _series: [plaitS, puppetS],
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+const fmt = (x) => (x === null || x === undefined ? '' : x >= 1000 ? x.toFixed(0) : x.toFixed(1))
+
+function table(rows) {
+  const header = ['', 'median', 'min', 'max', 'runs', 'internal', 'cpu']
+  const body = rows.map((r) =>
+    typeof r === 'string'
+      ? r
+      : [
+          `  ${r.label}`,
+          fmt(r.median),
+          fmt(Math.min(...r.ms)),
+          fmt(Math.max(...r.ms)),
+          String(r.ms.length),
+          r.internal.length > 0 ? fmt(median(r.internal)) : '',
+          r.cpu.length > 0 ? fmt(median(r.cpu)) : '',
+        ],
+  )
+  const widths = header.map((h, i) => Math.max(h.length, ...body.filter((b) => Array.isArray(b)).map((b) => b[i].length)))
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')
+  return [line(header), ...body.map((b) => (Array.isArray(b) ? line(b) : b))].join('\n')
+}
+
+async function main() {
+  console.error(`plait bench: node ${process.version}, ${cpus().length} CPU(s), files owned by ${owner}:${group}, work dir ${work}`)
+  const results = []
+  for (const n of sizes) results.push(await benchSize(n))
+  const puppet = argv['no-puppet'] ? { installed: false, skipped: true } : await benchPuppet()
+
+  const out = []
+  out.push('')
+  out.push(`plait ${plaitVersion} bench — node ${process.version}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), times in ms (wall time of the child process)`)
+  out.push('"internal": the process\'s own time, from the end of Node\'s boot to exit (module loading + work); "cpu": user + system CPU ms')
+  out.push(`load average at start ${loadStart.map((x) => x.toFixed(2)).join(' ')}, at end ${loadavg().map((x) => x.toFixed(2)).join(' ')}${loadStart[0] > cpus().length * 0.75 || loadavg()[0] > cpus().length * 0.75 ? '  (a busy machine: wall times are noisy, compare the cpu column)' : ''}`)
+  for (const r of results) {
+    const s = r._series
+    out.push('')
+    out.push(`N = ${r.n.toLocaleString('en-US')} files (+ ${r.dirs} directories, ${r.resources} resources)`)
+    out.push(
+      table([
+        s.node,
+        s.version,
+        s.planCreate,
+        s.planOut,
+        s.apply,
+        s.planUnchanged,
+        s.floorSync,
+        s.floorSeq,
+        s.floorPool,
+      ]),
+    )
+    out.push(`  floor = ${r.floor.mode} (${fmt(r.floor.median)} ms)`)
+    out.push(`  plan unchanged / floor:                    ${r.ratio.planUnchangedOverFloor.toFixed(2)}x  (goal ≤ 2x: ${r.goal.met ? 'met' : 'NOT met'})`)
+    out.push(`  same, Node start-up (node -e 0) excluded:  ${r.ratio.excludingNodeStartup.toFixed(2)}x`)
+    if (r.ratio.internal !== null) out.push(`  same, internal times (boot excluded):      ${r.ratio.internal.toFixed(2)}x`)
+    if (r.ratio.cpu !== null) out.push(`  same, CPU time (user + system):            ${r.ratio.cpu.toFixed(2)}x`)
+    out.push(`  plan unchanged / best async floor:         ${r.ratio.overBestAsyncFloor.toFixed(2)}x`)
+  }
+  out.push('')
+  if (!puppet.installed) {
+    out.push(puppet.skipped ? 'puppet comparison: skipped (--no-puppet)' : 'puppet comparison: puppet is not installed (`command -v puppet` found nothing); skipped')
+  } else {
+    out.push(`puppet ${puppet.version} vs plait: ${puppet.files} files (+ ${puppet.resources - puppet.files} directories), unchanged`)
+    out.push(table(puppet._series))
+    out.push(`  puppet apply --noop / plait plan: ${puppet.ratio.puppetOverPlait.toFixed(1)}x  (goal ≥ 10x: ${puppet.goal.met ? 'met' : 'NOT met'})`)
+  }
+  const elapsed = (Date.now() - started) / 1000
+  out.push('')
+  out.push(`bench took ${elapsed.toFixed(0)} s; results in .bench/results.json`)
+  console.log(out.join('\n'))
+
+  const strip = (o) => Object.fromEntries(Object.entries(o).filter(([k]) => !k.startsWith('_')))
+  mkdirSync(join(repo, '.bench'), { recursive: true })
+  writeFileSync(
+    join(repo, '.bench', 'results.json'),
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        plait: plaitVersion,
+        node: process.version,
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model ?? null,
+        user: `${owner}:${group}`,
+        loadavg: { start: loadStart, end: loadavg() },
+        unit: 'ms (wall time of the child process; internalMedian: from end of Node boot to exit; cpuMedian: user + system CPU)',
+        sizes: results.map(strip),
+        puppet: strip(puppet),
+        elapsedSeconds: round(elapsed),
+      },
+      null,
+      2,
+    ) + '\n',
+  )
+}
+
+try {
+  await main()
+} finally {
+  if (argv.keep) console.error(`kept ${work}`)
+  else rmSync(work, { recursive: true, force: true })
+}

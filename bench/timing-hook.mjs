@@ -1,0 +1,16 @@
+// timing-hook: preloaded with `node --import` into every process the bench spawns (plait, the floor
+// and the `node -e 0` baseline alike), so that each reports, in BENCH_TIMING_FILE, how long Node
+// took to boot (until this hook ran) and when the process exited, both in ms since process start.
+// The difference is the process's own time: module loading plus the work, without boot or teardown.
+// It also reports the CPU time (user + system, all threads) the process used, which other load on
+// the machine disturbs less than wall time.
+import { writeFileSync } from 'node:fs'
+
+const file = process.env.BENCH_TIMING_FILE
+if (file) {
+  const loaded = performance.now()
+  process.on('exit', () => {
+    const cpu = process.cpuUsage()
+    writeFileSync(file, JSON.stringify({ loaded, exit: performance.now(), cpu: (cpu.user + cpu.system) / 1000 }))
+  })
+}

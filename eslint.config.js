@@ -1,0 +1,61 @@
+// Lint: typescript-eslint's recommended rules, plus the purity rule of DESIGN.md: the pure folders
+// (core, manifest, compiler, planfile, resource types, and the parsers) import no effects.
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+
+const pure = [
+  'src/core/**/*.ts',
+  'src/manifest/**/*.ts',
+  'src/compiler/**/*.ts',
+  'src/planfile/**/*.ts',
+  'src/types/**/*.ts',
+  'src/cli/render.ts',
+  'src/executor/Journal.ts',
+  'src/executor/Report.ts',
+  'src/interpreters/posix/accounts.ts',
+  'src/interpreters/posix/proc.ts',
+  'src/interpreters/memory/machineFile.ts',
+]
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', performance: 'readonly', NodeJS: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      'no-constant-condition': ['error', { checkLoops: false }],
+    },
+  },
+  {
+    files: pure,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^node:(?!crypto$)', message: 'pure modules import no node:* (hashing from node:crypto aside)' },
+            { regex: '^(fs|fs/promises|child_process|os|path|net|http|https|process)$', message: 'pure modules import no effects' },
+            { regex: '^execa$', message: 'pure modules do not run commands' },
+            { regex: '/interpreters/(posix|memory)/', message: 'pure modules do not depend on interpreters' },
+            { regex: '/executor/(?!Journal|Report)', message: 'pure modules do not depend on the executor' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'pure modules read no environment or process state' },
+        { name: 'setTimeout', message: 'pure modules use no clock' },
+        { name: 'performance', message: 'pure modules use no clock' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date']", message: 'pure modules use no clock: pass time in' },
+        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'pure modules use no clock: pass time in' },
+        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'pure modules use no randomness' },
+        { selector: "MemberExpression[object.name='crypto'][property.name=/random/]", message: 'pure modules use no randomness' },
+      ],
+    },
+  },
+)

@@ -1,0 +1,237 @@
+#!/usr/bin/env node
+// main: the plait command line; the one place where errors become exit codes and text.
+import { readFileSync } from 'node:fs'
+import { realpath, rename, writeFile, stat } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+import { Command, CommanderError, Option } from 'commander'
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../core/Diagnostic.js'
+import type * as Plan from '../core/Plan.js'
+import * as Apply from '../executor/apply.js'
+import * as Recover from '../executor/recover.js'
+import * as ReportM from '../executor/Report.js'
+import type { Machine } from '../interpreters/Machine.js'
+import * as Posix from '../interpreters/posix/posix.js'
+import * as PlanFile from '../planfile/PlanFile.js'
+import { planManifest, readHost } from './pipeline.js'
+import * as Render from './render.js'
+
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+
+/** Exit codes: 0 success (no changes with --detailed-exitcode), 1 error, 2 changes present. */
+const EXIT_ERROR = 1
+const EXIT_CHANGES = 2
+
+class Exit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`)
+  }
+}
+
+const out = (s: string): void => {
+  process.stdout.write(s)
+}
+const err = (s: string): void => {
+  process.stderr.write(s)
+}
+
+const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
+  err(Render.diagnostics(ds))
+  throw new Exit(EXIT_ERROR)
+}
+
+const orFail = <A>(e: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, A>): A => (E.isLeft(e) ? fail(e.left) : e.right)
+
+interface MachineOptions {
+  readonly root?: string
+  readonly stateDir?: string
+}
+
+const machineFor = async (o: MachineOptions): Promise<Machine> => {
+  if (o.root === undefined) return Posix.make({})
+  let root: string
+  try {
+    root = await realpath(o.root)
+    if (!(await stat(root)).isDirectory()) throw new Error('not a directory')
+  } catch {
+    return fail([Diagnostic.make('Io', `--root ${o.root}: not an existing directory`)])
+  }
+  return Posix.make({ root })
+}
+
+const stateDirOf = (o: MachineOptions): string => o.stateDir ?? process.env['PLAIT_STATE_DIR'] ?? Apply.defaultStateDir
+
+/** Writes a host file atomically (temp file + rename), so an interrupted --out never leaves half a plan. */
+const writeAtomic = async (path: string, text: string): Promise<void> => {
+  const tmp = nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${process.pid}.tmp`)
+  try {
+    await writeFile(tmp, text, { mode: 0o600 }) // a plan holds file contents: readable by its owner only
+    await rename(tmp, path)
+  } catch (e) {
+    fail([Diagnostic.make('Io', `cannot write ${path}: ${(e as Error).message}`)])
+  }
+}
+
+const notePending = async (machine: Machine, stateDir: string): Promise<void> => {
+  const run = await Recover.pending(machine, stateDir)
+  if (run !== undefined) {
+    err(`note: an unfinished apply (pid ${run.pid}) left a journal in ${stateDir}; the next apply rolls back its ${run.steps.length} begun step(s) first\n`)
+  }
+}
+
+/** Reads and verifies a saved plan (format, schema, hash). */
+const loadPlan = async (path: string): Promise<Plan.Plan> => {
+  const bytes = await readHost(path)
+  if (E.isLeft(bytes)) return fail([Diagnostic.make('Io', `cannot read plan ${path}: ${bytes.left.description}`)])
+  return orFail(E.mapLeft((d: Diagnostic.Diagnostic) => [d])(PlanFile.parse(path, new TextDecoder().decode(bytes.right))))
+}
+
+/** True when a file is a saved plan rather than a manifest: a JSON object with a `format` field. */
+const isPlanFile = async (path: string): Promise<boolean> => {
+  const bytes = await readHost(path)
+  if (E.isLeft(bytes)) return false
+  const text = new TextDecoder().decode(bytes.right).trimStart()
+  if (!text.startsWith('{')) return false
+  try {
+    const v = JSON.parse(text) as Record<string, unknown>
+    return typeof v['format'] === 'string' && (v['format'] as string).startsWith('plait.plan')
+  } catch {
+    return text.includes('"format"') && text.includes('plait.plan')
+  }
+}
+
+const crashHook = (): ((seq: number) => void) | undefined => {
+  const n = Number(process.env['PLAIT_CRASH_AT_STEP'])
+  if (!Number.isInteger(n) || n < 1) return undefined
+  return (seq) => {
+    if (seq === n) process.kill(process.pid, 'SIGKILL')
+  }
+}
+
+/** Text for people goes to stdout, unless stdout carries JSON: then it goes to stderr. */
+const say = (json: boolean | undefined, text: string): void => (json === true ? err : out)(text.endsWith('\n') ? text : text + '\n')
+
+const runApply = async (
+  machine: Machine,
+  source: Apply.Source,
+  o: MachineOptions & { atomic?: boolean; noop?: boolean; json?: boolean },
+  afterRecovery: () => void = () => undefined,
+): Promise<void> => {
+  const hook = crashHook()
+  let postMessage: string | undefined
+  const report = orFail(
+    await Apply.apply(machine, source, {
+      stateDir: stateDirOf(o),
+      atomic: o.atomic === true,
+      noop: o.noop === true,
+      onRecovered: (undone) => {
+        say(o.json, `${undone.map((x) => `recovered: ${x}`).join('\n')}\n${o.json === true ? '' : '\n'}`)
+        afterRecovery()
+      },
+      onPlan: (plan) => {
+        if (plan.preMessage !== undefined) say(o.json, plan.preMessage)
+        postMessage = plan.postMessage
+      },
+      ...(hook !== undefined ? { afterStepStart: hook } : {}),
+    }),
+  )
+  if (o.json === true) out(JSON.stringify(report, null, 2) + '\n')
+  else out(Render.report(report))
+  if (postMessage !== undefined) say(o.json, postMessage)
+  if (ReportM.failed(report)) throw new Exit(EXIT_ERROR)
+}
+
+const program = new Command()
+  .name('plait')
+  .description('A configuration manager built like a compiler: plan, review, apply.')
+  .version(version)
+  .exitOverride()
+  .configureOutput({ writeErr: err, writeOut: out })
+  .showHelpAfterError()
+
+const rootOption = new Option('--root <dir>', 'confine every managed path below this directory')
+const stateOption = new Option('--state-dir <dir>', `state directory for the lock and journal, a machine path (default ${Apply.defaultStateDir}, or $PLAIT_STATE_DIR)`)
+
+program
+  .command('plan')
+  .description('observe the machine and show what applying the manifest would change; never changes anything')
+  .argument('<manifest>', 'the manifest (CCM YAML format)')
+  .option('--out <file>', 'save the plan to this file for review and a later `plait apply`')
+  .addOption(rootOption)
+  .addOption(stateOption)
+  .option('--json', 'print the plan as JSON (the plan file format)')
+  .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
+  .option('-v, --verbose', 'also list unchanged resources')
+  .action(async (manifest: string, o: MachineOptions & { out?: string; json?: boolean; detailedExitcode?: boolean; verbose?: boolean }) => {
+    const machine = await machineFor(o)
+    await notePending(machine, stateDirOf(o))
+    const plan = orFail(await planManifest(manifest, machine, version))
+    if (o.out !== undefined) await writeAtomic(o.out, PlanFile.serialize(plan))
+    out(o.json === true ? PlanFile.serialize(plan) : Render.plan(plan, { verbose: o.verbose === true }))
+    if (o.out !== undefined && o.json !== true) out(`Saved the plan to ${o.out}. Apply it with: plait apply ${o.out}${o.root !== undefined ? ` --root ${o.root}` : ''}\n`)
+    if (o.detailedExitcode === true && plan.resources.some((r) => r.steps.length > 0)) throw new Exit(EXIT_CHANGES)
+  })
+
+program
+  .command('show')
+  .description('render a saved plan')
+  .argument('<plan>', 'a plan file made by `plait plan --out`')
+  .option('--json', 'print the plan as JSON')
+  .option('-v, --verbose', 'also list unchanged resources')
+  .action(async (file: string, o: { json?: boolean; verbose?: boolean }) => {
+    const plan = await loadPlan(file)
+    out(o.json === true ? PlanFile.serialize(plan) : Render.plan(plan, { verbose: o.verbose === true }))
+  })
+
+program
+  .command('apply')
+  .description('apply a saved plan (refused if tampered or stale), or plan and apply a manifest in one go')
+  .argument('<target>', 'a plan file, or a manifest')
+  .addOption(rootOption)
+  .addOption(stateOption)
+  .option('--atomic', 'roll back every reversible step of the run when any resource fails')
+  .option('--noop', 'run every check of apply and change nothing')
+  .option('--json', 'print the report as JSON')
+  .action(async (target: string, o: MachineOptions & { atomic?: boolean; noop?: boolean; json?: boolean }) => {
+    const machine = await machineFor(o)
+    if (await isPlanFile(target)) {
+      const plan = await loadPlan(target)
+      await runApply(machine, plan, o)
+      return
+    }
+    // Plan first, so a bad manifest stops here with nothing touched. If the lock then finds an
+    // unfinished run to roll back, that plan saw the half-applied state: plan again (Apply.Source).
+    const first = orFail(await planManifest(target, machine, version))
+    let recovered = false
+    const source = async (): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
+      const plan = recovered ? await planManifest(target, machine, version) : E.right(first)
+      if (E.isRight(plan) && o.json !== true) out(Render.plan(plan.right) + '\n')
+      return plan
+    }
+    await runApply(machine, source, o, () => {
+      recovered = true
+    })
+  })
+
+const main = async (): Promise<number> => {
+  try {
+    await program.parseAsync(process.argv)
+    return 0
+  } catch (e) {
+    if (e instanceof Exit) return e.code
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT_ERROR
+    err(`error: internal error: ${(e as Error).message}\n  please report this with the command you ran\n`)
+    if (process.env['PLAIT_DEBUG'] !== undefined) err(`${(e as Error).stack ?? ''}\n`)
+    return EXIT_ERROR
+  }
+}
+
+// A reader that stops early (`plait plan m.yaml | head`) is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw e
+  })
+}
+
+process.exitCode = await main()

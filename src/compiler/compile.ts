@@ -1,0 +1,59 @@
+// compile: manifest text → Catalog (pure): parse with positions, decode, resolve templates, validate.
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../core/Diagnostic.js'
+import * as Digest from '../core/Digest.js'
+import * as Manifest from '../manifest/Manifest.js'
+import * as Yaml from '../manifest/Yaml.js'
+import * as FileSpec from '../types/file/Spec.js'
+import type { Catalog } from './Catalog.js'
+
+/** The resource types this version knows. */
+export const types = ['file'] as const
+
+/**
+ * Compiles a manifest. `file` names it in diagnostics and in the plan; `baseDir` is the directory
+ * relative `source` paths resolve against (the manifest's own directory).
+ */
+export const compile = (file: string, text: string, baseDir: string): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> => {
+  const tree = Yaml.parse(file, text)
+  if (E.isLeft(tree)) return tree
+  const decoded = Manifest.decode(file, tree.right)
+  const m = decoded.manifest
+  const problems: Diagnostic.Diagnostic[] = [...decoded.problems]
+  const resources: FileSpec.FileSpec[] = []
+  const seen = new Map<string, FileSpec.FileSpec>()
+  for (const raw of m.resources) {
+    if (raw.type !== 'file') {
+      problems.push(
+        Diagnostic.make('Decode', `unknown resource type "${raw.type}"`, { at: raw.nameAt, hint: `known types: ${types.join(', ')}` }),
+      )
+      continue
+    }
+    const spec = FileSpec.decode(raw, { data: m.data }, baseDir)
+    if (E.isLeft(spec)) {
+      problems.push(...spec.left)
+      continue
+    }
+    const prior = seen.get(spec.right.id)
+    if (prior !== undefined) {
+      problems.push(
+        Diagnostic.make('Duplicate', `duplicate resource ${spec.right.id} (first declared at ${prior.at.line}:${prior.at.col})`, {
+          at: spec.right.at,
+          resource: spec.right.id,
+        }),
+      )
+      continue
+    }
+    seen.set(spec.right.id, spec.right)
+    resources.push(spec.right)
+  }
+  if (problems.length > 0) return E.left([...problems].sort(Diagnostic.compare))
+  const catalog: Catalog = {
+    manifest: { file, sha256: Digest.sha256(text) },
+    failOnError: m.failOnError,
+    resources,
+    ...(m.preMessage !== undefined ? { preMessage: m.preMessage } : {}),
+    ...(m.postMessage !== undefined ? { postMessage: m.postMessage } : {}),
+  }
+  return E.right(catalog)
+}

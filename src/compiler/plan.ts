@@ -1,0 +1,125 @@
+// plan: Catalog × observations → Plan body (pure). Same inputs, byte-identical plan.
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../core/Diagnostic.js'
+import * as Plan from '../core/Plan.js'
+import * as PosixPath from '../core/PosixPath.js'
+import type { Accounts } from '../core/Probe.js'
+import * as FilePlan from '../types/file/plan.js'
+import type { FileSpec } from '../types/file/Spec.js'
+import * as Status from '../types/file/Status.js'
+import type { Catalog } from './Catalog.js'
+import * as CatalogM from './Catalog.js'
+
+/** Everything observe gathered: each resource's status by id, the source files' bytes by path, the accounts. */
+export interface Observations {
+  readonly statuses: ReadonlyMap<string, Status.FileStatus>
+  readonly sources: ReadonlyMap<string, FilePlan.Bytes>
+  readonly accounts: Accounts
+  /** What stands at the parent of each path a resource would create (only those are probed). */
+  readonly parents: ReadonlyMap<string, ParentKind>
+}
+
+/** What stands at a parent path: a directory, nothing, or something else (a file, a symlink). */
+export type ParentKind = 'directory' | 'absent' | 'other'
+
+/** What earlier resources of the catalog leave at a path when they have run. */
+type Planned = 'directory' | 'file' | 'absent'
+
+/**
+ * Checks that the directory a resource lives in will exist when its turn comes: resources run in
+ * manifest order, so an earlier `ensure: directory` provides it, an earlier `ensure: absent` or
+ * file in its place takes it away, and otherwise the machine must already have it. A directory
+ * resource creates missing parents itself (mkdir -p), so only a file in the way stops it.
+ */
+export const checkParent = (
+  spec: FileSpec,
+  status: Status.FileStatus,
+  planned: ReadonlyMap<string, { readonly kind: Planned; readonly id: string }>,
+  parents: ReadonlyMap<string, ParentKind>,
+): E.Either<Diagnostic.Diagnostic, void> => {
+  if (spec.ensure === 'absent') return E.right(undefined)
+  const fail = (message: string, hint: string) => E.left(Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id, hint }))
+  for (let a = PosixPath.dirname(spec.path); a !== '/'; a = PosixPath.dirname(a)) {
+    const p = planned.get(a)
+    if (p === undefined) continue
+    if (p.kind === 'directory') return E.right(undefined)
+    return p.kind === 'absent'
+      ? fail(`${a} is removed by ${p.id}, which runs earlier, so ${spec.path} has nowhere to go`, `remove one of the two resources`)
+      : fail(`${a} is made a file by ${p.id}, which runs earlier, so ${spec.path} cannot be below it`, `remove one of the two resources`)
+  }
+  if (status._tag !== 'Absent') return E.right(undefined)
+  const parent = PosixPath.dirname(spec.path)
+  const kind = parent === '/' ? 'directory' : (parents.get(parent) ?? 'directory')
+  if (kind === 'directory') return E.right(undefined)
+  if (kind === 'other') return fail(`the parent ${parent} is not a directory`, `manage ${parent} with ensure: directory before this resource, or remove what is there`)
+  if (spec.ensure === 'directory') return E.right(undefined)
+  return fail(`the parent directory ${parent} does not exist`, `add a file resource for ${parent} with ensure: directory before this one`)
+}
+
+/** Settings recorded in the plan. */
+export interface Settings {
+  readonly version: string
+  readonly root: string
+}
+
+/** The bytes a resource's content resolves to, if it manages content. */
+export const bytesOf = (spec: FileSpec, inline: (text: string) => FilePlan.Bytes, sources: ReadonlyMap<string, FilePlan.Bytes>): FilePlan.Bytes | undefined =>
+  spec.content._tag === 'Inline' ? inline(spec.content.text) : spec.content._tag === 'Source' ? sources.get(spec.content.path) : undefined
+
+/** Plans a single resource against its observed status (also used by apply to verify). */
+export const planResource = (spec: FileSpec, bytes: FilePlan.Bytes | undefined, status: Status.FileStatus, accounts: Accounts): E.Either<Diagnostic.Diagnostic, Plan.ResourcePlan> => {
+  const p = FilePlan.plan(spec, bytes, status, accounts)
+  if (E.isLeft(p)) return p
+  return E.right({
+    id: spec.id,
+    type: 'file',
+    name: spec.path,
+    at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`,
+    action: p.right.action,
+    desired: p.right.desired,
+    observed: { summary: Status.summary(status, accounts), digest: Status.digest(status) },
+    steps: [...p.right.steps],
+  })
+}
+
+/** Builds the plan body of a whole catalog; every failing resource is reported. */
+export const plan = (
+  catalog: Catalog,
+  obs: Observations,
+  settings: Settings,
+  inline: (text: string) => FilePlan.Bytes,
+): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Body> => {
+  const problems: Diagnostic.Diagnostic[] = []
+  const resources: Plan.ResourcePlan[] = []
+  const planned = new Map<string, { kind: Planned; id: string }>()
+  for (const spec of catalog.resources) {
+    const status = obs.statuses.get(spec.id)
+    if (status === undefined) throw new Error(`invariant: no observation for ${spec.id}`)
+    const parent = checkParent(spec, status, planned, obs.parents)
+    if (E.isLeft(parent)) problems.push(parent.left)
+    planned.set(spec.path, { kind: spec.ensure === 'present' ? 'file' : spec.ensure, id: spec.id })
+    if (spec.ensure === 'directory') {
+      // mkdir -p: the ancestors exist afterwards too
+      for (let a = PosixPath.dirname(spec.path); a !== '/' && !planned.has(a); a = PosixPath.dirname(a)) planned.set(a, { kind: 'directory', id: spec.id })
+    }
+    if (E.isLeft(parent)) continue
+    const r = planResource(spec, bytesOf(spec, inline, obs.sources), status, obs.accounts)
+    if (E.isLeft(r)) problems.push(r.left)
+    else resources.push(r.right)
+  }
+  if (problems.length > 0) return E.left(problems)
+  // Sources are recorded as the manifest spells them, so plans do not depend on where a checkout lives.
+  const sourceInputs = CatalogM.sources(catalog).map((s) => ({ path: s.written, sha256: obs.sources.get(s.path)?.sha256 ?? '' }))
+  const body: Plan.Body = {
+    format: Plan.formatVersion,
+    plait: settings.version,
+    root: settings.root,
+    inputs: { manifest: { path: catalog.manifest.file, sha256: catalog.manifest.sha256 }, sources: sourceInputs },
+    failOnError: catalog.failOnError,
+    resources,
+    summary: Plan.summarize(resources),
+    ...(catalog.preMessage !== undefined ? { preMessage: catalog.preMessage } : {}),
+    ...(catalog.postMessage !== undefined ? { postMessage: catalog.postMessage } : {}),
+  }
+  return E.right(body)
+}

@@ -1,0 +1,98 @@
+// Plan: the reviewed, saved, immutable result of planning; the only input of apply.
+//
+// Invariants: equal inputs give byte-identical plans (no clocks, no random ids, no host names);
+// `resources` keep manifest order; a resource's `action` is derived from its steps; `hash` is the
+// sha256 of the canonical JSON of the plan without `hash` (owned by src/planfile).
+import * as t from 'io-ts'
+import { Content, Principal, Step } from './Step.js'
+
+// model
+
+export const formatVersion = 'plait.plan/1'
+
+/** What a resource's steps amount to, with the symbol the renderers show. */
+export const Action = t.keyof({ create: null, update: null, delete: null, none: null })
+export type Action = t.TypeOf<typeof Action>
+
+/** The desired state of a file resource as the plan records it (content by digest only). */
+export const FileDesired = t.intersection([
+  t.type({ ensure: t.keyof({ present: null, absent: null, directory: null }), force: t.boolean }),
+  t.partial({
+    content: t.type({ sha256: t.string, size: t.number, origin: t.keyof({ content: null, source: null, empty: null }) }),
+    source: t.string,
+    owner: Principal,
+    group: Principal,
+    mode: t.string,
+  }),
+])
+export type FileDesired = t.TypeOf<typeof FileDesired>
+
+/** What was observed of a resource: a one-line summary for people and a digest for staleness. */
+export const Observed = t.type({ summary: t.string, digest: t.string })
+export type Observed = t.TypeOf<typeof Observed>
+
+export const ResourcePlan = t.type({
+  id: t.string,
+  type: t.literal('file'),
+  name: t.string,
+  /** Where the resource is declared: `file:line:col`. */
+  at: t.string,
+  action: Action,
+  desired: FileDesired,
+  observed: Observed,
+  steps: t.array(Step),
+})
+export type ResourcePlan = t.TypeOf<typeof ResourcePlan>
+
+export const Input = t.type({ path: t.string, sha256: t.string })
+export type Input = t.TypeOf<typeof Input>
+
+export const Summary = t.type({ create: t.number, update: t.number, delete: t.number, unchanged: t.number })
+export type Summary = t.TypeOf<typeof Summary>
+
+export const Body = t.intersection([
+  t.type({
+    format: t.literal(formatVersion),
+    plait: t.string,
+    /** The host directory the plan was made for ("/" for the real machine). */
+    root: t.string,
+    inputs: t.type({ manifest: Input, sources: t.array(Input) }),
+    failOnError: t.boolean,
+    resources: t.array(ResourcePlan),
+    summary: Summary,
+  }),
+  t.partial({ preMessage: t.string, postMessage: t.string }),
+])
+export type Body = t.TypeOf<typeof Body>
+
+export const Plan = t.intersection([Body, t.type({ hash: t.string })])
+export type Plan = t.TypeOf<typeof Plan>
+
+// constructors
+
+/** The action that a resource's steps amount to. */
+export const actionOf = (steps: ReadonlyArray<Step>, existed: boolean): Action => {
+  if (steps.length === 0) return 'none'
+  if (steps.some((s) => s._tag === 'file.remove') && !steps.some((s) => s._tag !== 'file.remove')) return 'delete'
+  return existed ? 'update' : 'create'
+}
+
+/** Counts actions into the summary line's numbers. */
+export const summarize = (resources: ReadonlyArray<Pick<ResourcePlan, 'action'>>): Summary => ({
+  create: resources.filter((r) => r.action === 'create').length,
+  update: resources.filter((r) => r.action === 'update').length,
+  delete: resources.filter((r) => r.action === 'delete').length,
+  unchanged: resources.filter((r) => r.action === 'none').length,
+})
+
+// guards
+
+/** True when a plan would change nothing. */
+export const isEmpty = (p: Body): boolean => p.resources.every((r) => r.steps.length === 0)
+
+// interop
+
+/** The renderers' symbol of an action. */
+export const symbol = (a: Action): string => (a === 'create' ? '+' : a === 'update' ? '~' : a === 'delete' ? '-' : ' ')
+
+export { Content, Principal }

@@ -1,0 +1,75 @@
+// Step: one typed effect of a plan, with the reason it is needed and the spec's noop message.
+//
+// Invariants: `path` is a clean absolute machine path; `mode` is four octal digits ("0644");
+// a write's `content.sha256` is the sha256 of the decoded `content.data`.
+import * as t from 'io-ts'
+
+// model
+
+/** A user or group: the name as the manifest gave it (or as resolved), and its numeric id. */
+export const Principal = t.type({ name: t.string, id: t.number })
+export type Principal = t.TypeOf<typeof Principal>
+
+/** File bytes carried by the plan: UTF-8 text when the bytes are valid UTF-8, base64 otherwise. */
+export const Content = t.type({
+  encoding: t.keyof({ utf8: null, base64: null }),
+  data: t.string,
+  sha256: t.string,
+  size: t.number,
+})
+export type Content = t.TypeOf<typeof Content>
+
+const common = { path: t.string, reason: t.string, noop: t.string }
+
+export const FileWrite = t.intersection([
+  t.type({ _tag: t.literal('file.write'), ...common, content: Content, owner: Principal, group: Principal, mode: t.string }),
+  t.partial({
+    /** A unified diff of the old and new text, when both are text and small enough to show. */
+    diff: t.string,
+  }),
+])
+export const FileMkdir = t.type({ _tag: t.literal('file.mkdir'), ...common, owner: Principal, group: Principal, mode: t.string })
+export const FileAttrs = t.type({ _tag: t.literal('file.attrs'), ...common, owner: Principal, group: Principal, mode: t.string })
+export const FileRemove = t.type({
+  _tag: t.literal('file.remove'),
+  ...common,
+  kind: t.keyof({ file: null, directory: null, symlink: null, other: null }),
+  recursive: t.boolean,
+})
+
+export const Step = t.union([FileWrite, FileMkdir, FileAttrs, FileRemove])
+export type Step = t.TypeOf<typeof Step>
+export type FileWrite = t.TypeOf<typeof FileWrite>
+export type FileMkdir = t.TypeOf<typeof FileMkdir>
+export type FileAttrs = t.TypeOf<typeof FileAttrs>
+export type FileRemove = t.TypeOf<typeof FileRemove>
+
+// guards
+
+/** True for steps whose effect the journal can undo (files and directories). */
+export const isReversible = (s: Step): boolean => s._tag.startsWith('file.')
+
+// combinators
+
+/** Runs the function of the step's case. */
+export const match = <R>(cases: {
+  readonly 'file.write': (s: FileWrite) => R
+  readonly 'file.mkdir': (s: FileMkdir) => R
+  readonly 'file.attrs': (s: FileAttrs) => R
+  readonly 'file.remove': (s: FileRemove) => R
+}) => (s: Step): R => {
+  switch (s._tag) {
+    case 'file.write':
+      return cases['file.write'](s)
+    case 'file.mkdir':
+      return cases['file.mkdir'](s)
+    case 'file.attrs':
+      return cases['file.attrs'](s)
+    case 'file.remove':
+      return cases['file.remove'](s)
+  }
+}
+
+/** Decodes a step's content into bytes. */
+export const contentBytes = (c: Content): Uint8Array =>
+  c.encoding === 'utf8' ? new TextEncoder().encode(c.data) : new Uint8Array(Buffer.from(c.data, 'base64'))

@@ -1,0 +1,273 @@
+// apply: runs a saved plan: integrity and root checks, lock, recovery, staleness, steps, verify, rollback.
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../core/Diagnostic.js'
+import * as Fault from '../core/Fault.js'
+import * as Mode from '../core/Mode.js'
+import type * as Plan from '../core/Plan.js'
+import * as PosixPath from '../core/PosixPath.js'
+import * as Step from '../core/Step.js'
+import type { Machine } from '../interpreters/Machine.js'
+import * as Status from '../types/file/Status.js'
+import { verify } from '../types/file/verify.js'
+import * as Journal from './Journal.js'
+import * as Lock from './lock.js'
+import * as Recover from './recover.js'
+import type { Outcome, Report, ResourceReport } from './Report.js'
+import * as Stale from './stale.js'
+import * as Undo from './undo.js'
+
+export interface Options {
+  /** The state directory (a machine path) holding the lock, the journal and backups. */
+  readonly stateDir: string
+  /** Roll back every reversible step of the run when any resource fails. */
+  readonly atomic: boolean
+  /** Run every check and no mutation. */
+  readonly noop: boolean
+  /** Called right after step `seq` (1-based, counted over the run) starts; crash tests hook in here. */
+  readonly afterStepStart?: (seq: number) => void | Promise<void>
+  /** Called once an unfinished run has been rolled back, before the plan is made or checked. */
+  readonly onRecovered?: (undone: ReadonlyArray<string>) => void
+  /** Called with the plan once it is made (or given) and made for this root, before the staleness check. */
+  readonly onPlan?: (plan: Plan.Plan) => void
+}
+
+/** The default state directory. */
+export const defaultStateDir = '/var/lib/plait'
+
+interface Done {
+  readonly id: string
+  readonly what: string
+  readonly undo: Journal.Undo
+  readonly temp: string | undefined
+}
+
+/** Describes a step in one line for journals and reports. */
+export const describe = (s: Step.Step): string =>
+  Step.match({
+    'file.write': (w) => `write ${w.path} (${w.content.size} bytes, ${w.owner.name}:${w.group.name} ${w.mode})`,
+    'file.mkdir': (m) => `create directory ${m.path} (${m.owner.name}:${m.group.name} ${m.mode})`,
+    'file.attrs': (a) => `set ${a.path} to ${a.owner.name}:${a.group.name} ${a.mode}`,
+    'file.remove': (r) => `remove ${r.kind} ${r.path}${r.recursive ? ' with its contents' : ''}`,
+  })(s)
+
+/**
+ * What to apply: a verified plan (see PlanFile.parse), or a function that makes one. `apply
+ * MANIFEST` passes a function, so the plan is made after the lock is held and an unfinished run is
+ * recovered; a plan made before recovery would see the half-applied state and be stale.
+ */
+export type Source = Plan.Plan | (() => Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>>)
+
+const rootCheck = (plan: Plan.Plan, machine: Machine): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan> =>
+  plan.root === machine.root
+    ? E.right(plan)
+    : E.left([Diagnostic.make('PlanFile', `the plan was made for root ${plan.root}, but this apply targets ${machine.root}`, { hint: 'apply with the same --root the plan was made with' })])
+
+const resolve = async (source: Source, machine: Machine, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
+  const plan = typeof source === 'function' ? await source() : E.right(source)
+  const checked = E.isLeft(plan) ? plan : rootCheck(plan.right, machine)
+  if (E.isRight(checked)) options.onPlan?.(checked.right)
+  return checked
+}
+
+/** Applies a plan to a machine: lock, recovery, staleness, steps, verification, rollback. */
+export const apply = async (machine: Machine, source: Source, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Report>> => {
+  if (typeof source !== 'function') {
+    const root = rootCheck(source, machine)
+    if (E.isLeft(root)) return root
+  }
+  const accounts = await machine.accounts()()
+  if (E.isLeft(accounts)) return E.left([Diagnostic.make('Observe', `cannot read the user database: ${Fault.render(accounts.left)}`)])
+  if (options.noop) {
+    const plan = await resolve(source, machine, options)
+    return E.isLeft(plan) ? plan : noopRun(machine, plan.right, options, accounts.right)
+  }
+
+  const state = Recover.paths(options.stateDir)
+  const made = await ensureStateDir(machine, options.stateDir)
+  if (E.isLeft(made)) return E.left([Diagnostic.make('Apply', `cannot create the state directory ${options.stateDir}: ${Fault.render(made.left)}`)])
+  const lock = await Lock.acquire(machine, state.lock)
+  if (E.isLeft(lock)) return E.left([lock.left])
+  try {
+    const recovered = await Recover.recover(machine, options.stateDir)
+    if (E.isLeft(recovered)) return E.left([recovered.left])
+    if (recovered.right.length > 0) options.onRecovered?.(recovered.right)
+    const plan = await resolve(source, machine, options)
+    if (E.isLeft(plan)) return plan
+    const drift = await Stale.check(machine, plan.right, accounts.right)
+    if (drift.length > 0) {
+      return E.left([
+        ...drift,
+        Diagnostic.make('Stale', `refusing a stale plan: ${drift.length} resource${drift.length === 1 ? '' : 's'} changed since it was made`, {
+          hint: recovered.right.length > 0 ? 'an unfinished run was rolled back first, which may be what changed; make and review a new plan' : 'make and review a new plan',
+        }),
+      ])
+    }
+    const bk = await machine.mkdirp(state.backups, { ...made.right, mode: 0o700 })()
+    if (E.isLeft(bk)) return E.left([Diagnostic.make('Apply', `cannot create ${state.backups}: ${Fault.render(bk.left)}`)])
+    try {
+      const report = await run(machine, plan.right, options, state)
+      return E.right({ ...report, recovered: recovered.right })
+    } catch (e) {
+      if (e instanceof JournalError) {
+        return E.left([Diagnostic.make('Apply', `${e.message}; the run stopped, and the next apply rolls back what it began`)])
+      }
+      throw e
+    }
+  } finally {
+    await lock.right.release()
+  }
+}
+
+/**
+ * Creates the state directory (mode 0700) if it is missing, and any missing parents (mode 0755),
+ * owned like the root directory. Existing directories are left exactly as they are: the state
+ * directory may sit inside a tree the manifest manages. Returns the owner it used.
+ */
+const ensureStateDir = async (machine: Machine, stateDir: string): Promise<E.Either<Fault.Fault, { uid: number; gid: number }>> => {
+  const rootEntry = await machine.probe('/')()
+  const owner = E.isRight(rootEntry) && rootEntry.right._tag === 'Directory' ? { uid: rootEntry.right.entry.uid, gid: rootEntry.right.entry.gid } : { uid: 0, gid: 0 }
+  const lineage: string[] = []
+  for (let a = stateDir; a !== '/'; a = PosixPath.dirname(a)) lineage.unshift(a)
+  for (const a of lineage) {
+    const p = await machine.probe(a, { contentLimit: 0 })()
+    if (E.isRight(p) && p.right._tag === 'Directory') continue
+    const m = await machine.mkdirp(a, { ...owner, mode: a === stateDir ? 0o700 : 0o755 })()
+    if (E.isLeft(m)) return m
+  }
+  return E.right(owner)
+}
+
+const noopRun = async (machine: Machine, plan: Plan.Plan, options: Options, accounts: import('../core/Probe.js').Accounts): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Report>> => {
+  const unfinished = await Recover.pending(machine, options.stateDir)
+  const drift = await Stale.check(machine, plan, accounts)
+  if (drift.length > 0) {
+    const hint =
+      unfinished === undefined
+        ? 'make and review a new plan'
+        : `an unfinished run (pid ${unfinished.pid}) left ${unfinished.steps.length} step(s) to roll back, which is likely what drifted; a real apply recovers first`
+    return E.left([...drift, Diagnostic.make('Stale', 'the plan is stale', { hint })])
+  }
+  const resources: ResourceReport[] = plan.resources.map((r) =>
+    r.steps.length === 0 ? { id: r.id, outcome: 'stable', messages: [] } : { id: r.id, outcome: 'changed', messages: r.steps.map((s) => s.noop) },
+  )
+  const recovered = unfinished === undefined ? [] : [`an unfinished run of pid ${unfinished.pid} would be rolled back first (${unfinished.steps.length} steps)`]
+  return E.right({ noop: true, recovered, resources, rolledBack: [], irreversible: [] })
+}
+
+const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: ReturnType<typeof Recover.paths>): Promise<Report> => {
+  const write = async (r: Journal.Record): Promise<void> => {
+    const w = await machine.append(state.journal, new TextEncoder().encode(Journal.encode(r)))()
+    if (E.isLeft(w)) throw new JournalError(w.left)
+  }
+  const outcomes: { id: string; outcome: Outcome; messages: string[] }[] = []
+  const applied: Done[] = []
+  const rolledBack: string[] = []
+  let seq = 0
+  let abort: string | undefined
+  await write({ t: 'run', plan: plan.hash, atomic: options.atomic, pid: machine.pid() })
+  for (const r of plan.resources) {
+    if (abort !== undefined) {
+      outcomes.push({ id: r.id, outcome: 'skipped', messages: [abort] })
+      continue
+    }
+    if (r.steps.length === 0) {
+      outcomes.push({ id: r.id, outcome: 'stable', messages: [] })
+      continue
+    }
+    await write({ t: 'resource', id: r.id })
+    const done: Done[] = []
+    let error: string | undefined
+    for (const step of r.steps) {
+      seq += 1
+      const what = describe(step)
+      const undo = await Undo.prepare(machine, step, `${state.backups}/${seq}`)
+      if (E.isLeft(undo)) {
+        error = `cannot back up before ${what}: ${Fault.render(undo.left)}`
+        break
+      }
+      const temp = step._tag === 'file.write' ? tempName(step.path, machine.pid(), seq) : undefined
+      await write({ t: 'step', seq, id: r.id, what, undo: undo.right, ...(temp !== undefined ? { temp } : {}) })
+      done.push({ id: r.id, what, undo: undo.right, temp })
+      if (options.afterStepStart !== undefined) await options.afterStepStart(seq)
+      const result = await execute(machine, step, temp)
+      if (E.isLeft(result)) {
+        error = `${what} failed: ${Fault.render(result.left)}`
+        break
+      }
+      await write({ t: 'done', seq })
+    }
+    if (error === undefined) {
+      const after = await machine.probe(r.name)()
+      const misses = E.isLeft(after) ? [Fault.render(after.left)] : verify(r.desired, Status.fromProbe(after.right))
+      if (misses.length > 0) error = `did not reach the desired state: ${misses.join('; ')}`
+    }
+    if (error === undefined) {
+      await write({ t: 'end', id: r.id, ok: true })
+      applied.push(...done)
+      outcomes.push({ id: r.id, outcome: 'changed', messages: r.steps.map((s) => s.reason) })
+      continue
+    }
+    const messages = [error]
+    const undone = await rollback(machine, done)
+    rolledBack.push(...undone.ok)
+    messages.push(...(undone.failed.length > 0 ? undone.failed : done.length > 0 ? ['rolled back to how it was'] : []))
+    await write({ t: 'end', id: r.id, ok: false })
+    outcomes.push({ id: r.id, outcome: 'failed', messages })
+    if (options.atomic) {
+      const all = await rollback(machine, applied)
+      rolledBack.push(...all.ok)
+      const touched = new Set(applied.map((d) => d.id))
+      for (const o of outcomes) {
+        if (!touched.has(o.id)) continue
+        if (all.failedIds.has(o.id)) o.messages.push(`the atomic rollback could not undo it; see ${r.id}`)
+        else o.outcome = 'rolled back'
+      }
+      messages.push(...all.failed)
+      abort = `not run: ${r.id} failed and the run is atomic`
+    } else if (plan.failOnError) {
+      abort = `not run: ${r.id} failed and fail_on_error is set`
+    }
+  }
+  await write({ t: 'commit' })
+  await Recover.clear(machine, options.stateDir)
+  return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible: [] }
+}
+
+const rollback = async (machine: Machine, done: ReadonlyArray<Done>): Promise<{ ok: string[]; failed: string[]; failedIds: Set<string> }> => {
+  const ok: string[] = []
+  const failed: string[] = []
+  const failedIds = new Set<string>()
+  for (const d of [...done].reverse()) {
+    const r = await Undo.run(machine, d.undo, d.temp)
+    if (E.isLeft(r)) {
+      failed.push(`could not undo ${d.what}: ${Fault.render(r.left)}`)
+      failedIds.add(d.id)
+    } else ok.push(`${d.id}: undid ${d.what}`)
+  }
+  return { ok, failed, failedIds }
+}
+
+const execute = (machine: Machine, step: Step.Step, temp: string | undefined): Promise<E.Either<Fault.Fault, unknown>> => {
+  const attrs = (s: { owner: Step.Principal; group: Step.Principal; mode: string }) => ({
+    uid: s.owner.id,
+    gid: s.group.id,
+    mode: E.getOrElse(() => 0)(Mode.parse(s.mode)),
+  })
+  return Step.match<Promise<E.Either<Fault.Fault, unknown>>>({
+    'file.write': (w) => machine.writeFileAtomic(w.path, Step.contentBytes(w.content), attrs(w), PosixPath.basename(temp!))(),
+    'file.mkdir': (m) => machine.mkdirp(m.path, attrs(m))(),
+    'file.attrs': (a) => machine.setAttrs(a.path, attrs(a))(),
+    'file.remove': (r) => machine.remove(r.path, { recursive: r.recursive })(),
+  })(step)
+}
+
+/** The temp file a write uses: hidden, beside the target, named after the run's pid and step. */
+export const tempName = (path: string, pid: number, seq: number): string =>
+  PosixPath.sibling(path, `.${PosixPath.basename(path).slice(0, 200)}.plait-${pid}-${seq}`)
+
+/** A journal write failed: the run cannot go on safely. */
+export class JournalError extends Error {
+  constructor(readonly fault: Fault.Fault) {
+    super(`cannot write the journal: ${Fault.render(fault)}`)
+  }
+}

@@ -1,0 +1,106 @@
+// observe: runs every resource's probe through the interpreter and reads the source files (effects).
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../core/Diagnostic.js'
+import * as Digest from '../core/Digest.js'
+import * as Fault from '../core/Fault.js'
+import * as PosixPath from '../core/PosixPath.js'
+import type { Catalog } from '../compiler/Catalog.js'
+import * as CatalogM from '../compiler/Catalog.js'
+import type { Observations, ParentKind } from '../compiler/plan.js'
+import type { Machine } from '../interpreters/Machine.js'
+import type { Bytes } from '../types/file/plan.js'
+import { diffLimit } from '../types/file/plan.js'
+import type { FileSpec } from '../types/file/Spec.js'
+import * as Status from '../types/file/Status.js'
+
+/** Reads a file of the host (a manifest's source files live beside the manifest, not on the target). */
+export type ReadHost = (path: string) => Promise<E.Either<Fault.Fault, Uint8Array>>
+
+/** How many probes run at once: enough to hide I/O latency, few enough to keep file descriptors low. */
+export const concurrency = 32
+
+/** Bytes of inline content. */
+export const inlineBytes = (text: string): Bytes => {
+  const data = new TextEncoder().encode(text)
+  return { data, sha256: Digest.sha256(data) }
+}
+
+/** Observes one resource's path; asks for the old bytes when they will be needed for a diff. */
+export const observeOne = async (machine: Machine, spec: FileSpec, want: Bytes | undefined): Promise<E.Either<Diagnostic.Diagnostic, Status.FileStatus>> => {
+  const options = want === undefined ? {} : { contentUnless: want.sha256, contentLimit: diffLimit }
+  const r = await machine.probe(spec.path, options)()
+  return E.isLeft(r)
+    ? E.left(Diagnostic.make('Observe', `cannot observe ${spec.path}: ${Fault.render(r.left)}`, { at: spec.at, resource: spec.id }))
+    : E.right(Status.fromProbe(r.right))
+}
+
+/** Runs `f` over items with at most `limit` in flight, keeping result order. */
+export const mapLimit = async <A, B>(items: ReadonlyArray<A>, limit: number, f: (a: A) => Promise<B>): Promise<B[]> => {
+  const out = new Array<B>(items.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++
+      out[i] = await f(items[i]!)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return out
+}
+
+/** Reads the catalog's source files from the host. */
+export const readSources = async (catalog: Catalog, readHost: ReadHost): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Map<string, Bytes>>> => {
+  const problems: Diagnostic.Diagnostic[] = []
+  const sources = new Map<string, Bytes>()
+  for (const s of CatalogM.sources(catalog)) {
+    const r = await readHost(s.path)
+    if (E.isLeft(r)) {
+      const users = catalog.resources.filter((x) => x.content._tag === 'Source' && x.content.path === s.path)
+      for (const u of users) {
+        problems.push(Diagnostic.make('Io', `cannot read source "${s.written}" (${s.path}): ${r.left.description}`, { at: u.at, resource: u.id }))
+      }
+    } else {
+      sources.set(s.path, { data: r.right, sha256: Digest.sha256(r.right) })
+    }
+  }
+  return problems.length > 0 ? E.left(problems) : E.right(sources)
+}
+
+/** Observes the whole catalog: accounts, source files, then every resource's path. */
+export const observe = async (catalog: Catalog, machine: Machine, readHost: ReadHost): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
+  const accounts = await machine.accounts()()
+  if (E.isLeft(accounts)) return E.left([Diagnostic.make('Observe', `cannot read the user database: ${Fault.render(accounts.left)}`)])
+  const sources = await readSources(catalog, readHost)
+  if (E.isLeft(sources)) return sources
+  const results = await mapLimit(catalog.resources, concurrency, (spec) =>
+    observeOne(machine, spec, spec.content._tag === 'Inline' ? inlineBytes(spec.content.text) : spec.content._tag === 'Source' ? sources.right.get(spec.content.path) : undefined),
+  )
+  const problems: Diagnostic.Diagnostic[] = []
+  const statuses = new Map<string, Status.FileStatus>()
+  results.forEach((r, i) => {
+    if (E.isLeft(r)) problems.push(r.left)
+    else statuses.set(catalog.resources[i]!.id, r.right)
+  })
+  if (problems.length > 0) return E.left(problems)
+  const parents = await observeParents(machine, catalog, statuses)
+  return E.right({ statuses, sources: sources.right, accounts: accounts.right, parents })
+}
+
+/**
+ * Observes the parent directory of every resource that would be created, so the plan can refuse a
+ * file whose directory is missing (or is a file) instead of failing at apply. Existing paths have a
+ * parent by construction, so an unchanged machine costs no extra probe.
+ */
+const observeParents = async (machine: Machine, catalog: Catalog, statuses: ReadonlyMap<string, Status.FileStatus>): Promise<Map<string, ParentKind>> => {
+  const wanted = new Set<string>()
+  for (const spec of catalog.resources) {
+    const parent = PosixPath.dirname(spec.path)
+    if (spec.ensure !== 'absent' && statuses.get(spec.id)?._tag === 'Absent' && parent !== '/') wanted.add(parent)
+  }
+  const list = [...wanted]
+  const kinds = await mapLimit(list, concurrency, async (path): Promise<ParentKind> => {
+    const r = await machine.probe(path, { contentLimit: 0 })()
+    return E.isLeft(r) ? 'absent' : r.right._tag === 'Directory' ? 'directory' : r.right._tag === 'Absent' ? 'absent' : 'other'
+  })
+  return new Map(list.map((p, i) => [p, kinds[i]!]))
+}

@@ -1,0 +1,62 @@
+// Machine: the primitives an interpreter provides; every effect plait has on a machine goes through one.
+//
+// Paths are machine paths: absolute, clean, as a manifest names them. An interpreter confined to a
+// root (posix with --root, or memory) maps them below that root and refuses any that escape it.
+// Every primitive returns a TaskEither; failures are Fault values, never exceptions.
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { Fault } from '../core/Fault.js'
+
+// model (the data types live in core, so pure parsers can read them)
+import type { Accounts, Attrs, Probe, ProbeOptions } from '../core/Probe.js'
+export type { Accounts, Attrs, Entry, EntryKind, FileProbe, Probe, ProbeOptions } from '../core/Probe.js'
+
+/** The interpreter interface. */
+export interface Machine {
+  /** Short name used in reports ("posix", "memory"). */
+  readonly name: string
+  /** The host directory this machine is confined to ("/" when unconfined); recorded in plans. */
+  readonly root: string
+
+  // observation
+  /** lstat + (for regular files) read + sha256, in one primitive so observe stays a single pass. */
+  readonly probe: (path: string, options?: ProbeOptions) => TE.TaskEither<Fault, Probe>
+  /** The user and group database, read once per run. */
+  readonly accounts: () => TE.TaskEither<Fault, Accounts>
+  /** Reads a whole file. */
+  readonly readFile: (path: string) => TE.TaskEither<Fault, Uint8Array>
+  /** Lists a directory's entry names, sorted. */
+  readonly readdir: (path: string) => TE.TaskEither<Fault, ReadonlyArray<string>>
+
+  // mutation
+  /**
+   * Writes a file atomically: a temp file named `tempName` in the same directory, chmod, write,
+   * chown, fsync, rename over `path`, fsync the directory. The parent must exist (NotFound/
+   * NotADirectory otherwise). On failure the temp file is removed and `path` is untouched.
+   */
+  readonly writeFileAtomic: (path: string, data: Uint8Array, attrs: Attrs, tempName: string) => TE.TaskEither<Fault, void>
+  /**
+   * Creates a directory and any missing parents (mkdir -p), then chmod and chown the last one
+   * explicitly (umask does not apply). Returns the directories it created, outermost first.
+   */
+  readonly mkdirp: (path: string, attrs: Attrs) => TE.TaskEither<Fault, ReadonlyArray<string>>
+  /** Changes owner, group and mode of a path (lchown for symlinks; chmod is not applied to symlinks). */
+  readonly setAttrs: (path: string, attrs: Attrs) => TE.TaskEither<Fault, void>
+  /** Removes a path: a file or symlink, an empty directory, or with `recursive` a whole tree. */
+  readonly remove: (path: string, options: { readonly recursive: boolean }) => TE.TaskEither<Fault, void>
+  /** Renames a path atomically (same filesystem), replacing the destination if it is a file. */
+  readonly rename: (from: string, to: string) => TE.TaskEither<Fault, void>
+  /** Copies a file or a whole tree, preserving owner, group, mode and symlinks; `to` must not exist. */
+  readonly copy: (from: string, to: string) => TE.TaskEither<Fault, void>
+
+  // state files (journal, lock): plain, durable writes
+  /** Creates a file that must not exist yet (O_EXCL), with the given bytes, fsynced. Exists fault if present. */
+  readonly createExclusive: (path: string, data: Uint8Array) => TE.TaskEither<Fault, void>
+  /** Appends bytes to a file (creating it), then fsyncs it: one durable journal record. */
+  readonly append: (path: string, data: Uint8Array) => TE.TaskEither<Fault, void>
+
+  // host
+  /** This process's id. */
+  readonly pid: () => number
+  /** A process's start time (as /proc/PID/stat field 22 gives it), or null when no such process runs. */
+  readonly processStart: (pid: number) => TE.TaskEither<Fault, string | null>
+}

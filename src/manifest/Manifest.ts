@@ -1,0 +1,188 @@
+// Manifest: decodes a positioned YAML tree in CCM's format into resource entries with positions.
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../core/Diagnostic.js'
+import type { Position } from '../core/Position.js'
+import * as Node from './Node.js'
+import * as Template from './Template.js'
+import type { Scope } from './Expr.js'
+
+// model
+
+/** One resource as the manifest states it, defaults merged in, before its type decodes it. */
+export interface RawResource {
+  readonly type: string
+  readonly name: string
+  readonly nameAt: Position
+  /** Properties in source order; a property set by the item overrides the same one from `defaults`. */
+  readonly props: ReadonlyArray<Node.Entry>
+}
+
+export interface Manifest {
+  readonly file: string
+  readonly data: unknown
+  readonly failOnError: boolean
+  readonly preMessage?: string
+  readonly postMessage?: string
+  readonly resources: ReadonlyArray<RawResource>
+}
+
+/** Keys allowed at the top level and under `ccm`. */
+export const topKeys = ['data', 'ccm', 'hierarchy', 'overrides'] as const
+export const ccmKeys = ['resources', 'fail_on_error', 'pre_message', 'post_message', 'resources_jet_file'] as const
+
+// decoding
+
+/**
+ * Decodes a manifest tree. Returns what could be decoded together with every problem found, so
+ * that a caller can go on to report the resources' own problems too; any problem fails the whole.
+ */
+export const decode = (file: string, root: Node.Node): { readonly manifest: Manifest; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } => {
+  const problems: Diagnostic.Diagnostic[] = []
+  const fail = (code: Diagnostic.Code, message: string, at: Position, hint?: string): void => {
+    problems.push(Diagnostic.make(code, message, { at, hint }))
+  }
+  if (root._tag !== 'Map') {
+    fail('Decode', `a manifest must be a map with a "ccm" key, found ${Node.describe(root)}`, root.at)
+    return { manifest: { file, data: {}, failOnError: false, resources: [] }, problems }
+  }
+  for (const e of root.entries) {
+    if (!(topKeys as ReadonlyArray<string>).includes(e.key)) {
+      fail('UnknownKey', `unknown top-level key "${e.key}"`, e.keyAt, `allowed keys: ${topKeys.join(', ')}`)
+    }
+    if (e.key === 'hierarchy' || e.key === 'overrides') {
+      fail('Unsupported', `"${e.key}" is not supported by this version of plait yet`, e.keyAt)
+    }
+  }
+  const dataEntry = Node.get(root, 'data')
+  let data: unknown = {}
+  if (dataEntry !== undefined) {
+    if (dataEntry.value._tag === 'Map') data = Node.toJS(dataEntry.value)
+    else if (!(dataEntry.value._tag === 'Scalar' && dataEntry.value.value === null)) {
+      fail('Decode', `"data" must be a map, found ${Node.describe(dataEntry.value)}`, dataEntry.value.at)
+    }
+  }
+  const scope: Scope = { data }
+  const ccm = Node.get(root, 'ccm')
+  const resources: RawResource[] = []
+  let failOnError = false
+  let preMessage: string | undefined
+  let postMessage: string | undefined
+  if (ccm === undefined) {
+    fail('Decode', 'a manifest needs a "ccm" key with a "resources" list', root.at)
+  } else if (ccm.value._tag !== 'Map') {
+    fail('Decode', `"ccm" must be a map, found ${Node.describe(ccm.value)}`, ccm.value.at)
+  } else {
+    for (const e of ccm.value.entries) {
+      if (!(ccmKeys as ReadonlyArray<string>).includes(e.key)) {
+        fail('UnknownKey', `unknown key "ccm.${e.key}"`, e.keyAt, `allowed keys: ${ccmKeys.join(', ')}`)
+      } else if (e.key === 'resources_jet_file') {
+        fail('Unsupported', '"resources_jet_file" (Jet templates) is not supported by plait', e.keyAt)
+      } else if (e.key === 'fail_on_error') {
+        if (e.value._tag === 'Scalar' && typeof e.value.value === 'boolean') failOnError = e.value.value
+        else fail('Decode', `"fail_on_error" must be a boolean, found ${Node.describe(e.value)}`, e.value.at)
+      } else if (e.key === 'pre_message' || e.key === 'post_message') {
+        const text = renderString(e.value, scope, problems)
+        if (text !== undefined) {
+          if (e.key === 'pre_message') preMessage = text
+          else postMessage = text
+        }
+      }
+    }
+    const list = Node.get(ccm.value, 'resources')
+    if (list !== undefined) decodeResources(list.value, scope, resources, problems)
+  }
+  const manifest: Manifest = { file, data, failOnError, resources, ...(preMessage !== undefined ? { preMessage } : {}), ...(postMessage !== undefined ? { postMessage } : {}) }
+  return { manifest, problems }
+}
+
+const decodeResources = (n: Node.Node, scope: Scope, out: RawResource[], problems: Diagnostic.Diagnostic[]): void => {
+  if (n._tag === 'Scalar' && n.value === null) return
+  if (n._tag !== 'Seq') {
+    problems.push(Diagnostic.make('Decode', `"ccm.resources" must be a list, found ${Node.describe(n)}`, { at: n.at }))
+    return
+  }
+  for (const item of n.items) {
+    if (item._tag !== 'Map' || item.entries.length !== 1) {
+      problems.push(
+        Diagnostic.make('Decode', 'each entry of "ccm.resources" must be a map with exactly one resource type key', {
+          at: item.at,
+          hint: 'for example: - file: [ { /etc/motd: { ensure: present, ... } } ]',
+        }),
+      )
+      continue
+    }
+    const typeEntry = item.entries[0]!
+    const type = typeEntry.key
+    const body = typeEntry.value
+    if (body._tag === 'Map') {
+      // The form with an explicit name: `- file: { name: /etc/motd, ensure: present }`.
+      const nameEntry = Node.get(body, 'name')
+      if (nameEntry === undefined) {
+        problems.push(Diagnostic.make('Decode', `${type}: a resource map needs a "name" (or use a list of { <name>: {...} })`, { at: body.at }))
+        continue
+      }
+      const name = renderName(nameEntry.value, scope, problems)
+      if (name !== undefined) {
+        out.push({ type, name, nameAt: nameEntry.value.at, props: body.entries.filter((e) => e.key !== 'name') })
+      }
+    } else if (body._tag === 'Seq') {
+      let defaults: ReadonlyArray<Node.Entry> = []
+      for (const entry of body.items) {
+        if (entry._tag !== 'Map' || entry.entries.length !== 1) {
+          problems.push(Diagnostic.make('Decode', `${type}: each list item must be a map with exactly one key, the resource name`, { at: entry.at }))
+          continue
+        }
+        const only = entry.entries[0]!
+        const props = only.value
+        if (props._tag !== 'Map' && !(props._tag === 'Scalar' && props.value === null)) {
+          problems.push(Diagnostic.make('Decode', `${type} "${only.key}": properties must be a map, found ${Node.describe(props)}`, { at: props.at }))
+          continue
+        }
+        const own = props._tag === 'Map' ? props.entries : []
+        if (only.key === 'defaults') {
+          defaults = merge(defaults, own)
+          continue
+        }
+        const name = renderName({ _tag: 'Scalar', value: only.key, text: only.key, quoted: true, at: only.keyAt }, scope, problems)
+        if (name !== undefined) out.push({ type, name, nameAt: only.keyAt, props: merge(defaults, own) })
+      }
+    } else {
+      problems.push(Diagnostic.make('Decode', `${type}: expected a list of resources, found ${Node.describe(body)}`, { at: body.at }))
+    }
+  }
+}
+
+/** Defaults first, then the item's own properties; an own property replaces a default of the same key. */
+const merge = (defaults: ReadonlyArray<Node.Entry>, own: ReadonlyArray<Node.Entry>): ReadonlyArray<Node.Entry> => {
+  const ownKeys = new Set(own.map((e) => e.key))
+  return [...defaults.filter((d) => !ownKeys.has(d.key)), ...own]
+}
+
+const renderName = (n: Node.Node, scope: Scope, problems: Diagnostic.Diagnostic[]): string | undefined => {
+  const text = renderString(n, scope, problems)
+  if (text !== undefined && text === '') {
+    problems.push(Diagnostic.make('Validation', 'a resource name cannot be empty', { at: n.at }))
+    return undefined
+  }
+  return text
+}
+
+/** Renders a string-typed node (plain scalars keep their source spelling) through the template engine. */
+export const renderString = (n: Node.Node, scope: Scope, problems: Diagnostic.Diagnostic[]): string | undefined => {
+  if (n._tag !== 'Scalar' || n.value === null) {
+    problems.push(Diagnostic.make('Decode', `expected a string, found ${Node.describe(n)}`, { at: n.at }))
+    return undefined
+  }
+  const r = Template.render(n.text, scope)
+  if (E.isLeft(r)) {
+    problems.push(Diagnostic.make('Expression', `${r.left.message} (at offset ${r.left.offset} of "${n.text}")`, { at: n.at }))
+    return undefined
+  }
+  const v = r.right
+  if (v === null || v === undefined) return ''
+  if (typeof v === 'object') {
+    problems.push(Diagnostic.make('Expression', `expression gives ${Array.isArray(v) ? 'a list' : 'a map'} where a string is expected`, { at: n.at }))
+    return undefined
+  }
+  return String(v)
+}

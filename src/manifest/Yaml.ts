@@ -1,0 +1,98 @@
+// Yaml: parses YAML text into a positioned Node tree, or positioned diagnostics.
+import * as E from 'fp-ts/lib/Either.js'
+import * as Y from 'yaml'
+import * as Diagnostic from '../core/Diagnostic.js'
+import * as Position from '../core/Position.js'
+import type { Entry, Node } from './Node.js'
+
+/** The most alias expansions a document may make before it is refused (a guard against YAML bombs). */
+export const maxAliasExpansions = 10_000
+
+/** The deepest nesting a document may have. */
+export const maxDepth = 200
+
+/** Parses one YAML document; `file` names it in positions. */
+export const parse = (file: string, text: string): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Node> => {
+  const lines = new Y.LineCounter()
+  const doc = Y.parseDocument(text, { lineCounter: lines, keepSourceTokens: true, uniqueKeys: true, prettyErrors: false })
+  const at = (offset: number): Position.Position => {
+    const p = lines.linePos(offset)
+    return Position.make(file, p.line, p.col)
+  }
+  if (doc.errors.length > 0) {
+    return E.left(
+      doc.errors.map((e) => Diagnostic.make('Syntax', cleanMessage(e.message), { at: at(e.pos[0]) })),
+    )
+  }
+  const problems: Diagnostic.Diagnostic[] = []
+  let expansions = 0
+  const convert = (n: unknown, depth: number): Node => {
+    if (depth > maxDepth) {
+      problems.push(Diagnostic.make('Syntax', `document nests deeper than ${maxDepth} levels`, { at: at(rangeOf(n)) }))
+      return nullAt(at(rangeOf(n)))
+    }
+    if (Y.isAlias(n)) {
+      expansions += 1
+      if (expansions > maxAliasExpansions) {
+        problems.push(
+          Diagnostic.make('Syntax', `too many alias expansions (more than ${maxAliasExpansions})`, { at: at(rangeOf(n)) }),
+        )
+        return nullAt(at(rangeOf(n)))
+      }
+      const target = n.resolve(doc)
+      if (target === undefined) {
+        problems.push(Diagnostic.make('Syntax', `unresolved alias *${n.source}`, { at: at(rangeOf(n)) }))
+        return nullAt(at(rangeOf(n)))
+      }
+      return convert(target, depth + 1)
+    }
+    if (Y.isScalar(n)) {
+      const pos = at(rangeOf(n))
+      const v = n.value
+      const value = v === null || v === undefined ? null : typeof v === 'bigint' ? Number(v) : v
+      if (typeof value === 'object' && value !== null) {
+        problems.push(Diagnostic.make('Syntax', 'unsupported scalar type', { at: pos }))
+        return nullAt(pos)
+      }
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean' && value !== null) {
+        problems.push(Diagnostic.make('Syntax', 'unsupported scalar type', { at: pos }))
+        return nullAt(pos)
+      }
+      const plain = n.type === 'PLAIN' || n.type === undefined
+      const text = plain && typeof n.source === 'string' ? n.source : value === null ? '' : String(value)
+      return { _tag: 'Scalar', value, text, quoted: !plain, at: pos }
+    }
+    if (Y.isMap(n)) {
+      const entries: Entry[] = []
+      for (const pair of n.items) {
+        const k = pair.key
+        if (!Y.isScalar(k) || (typeof k.value !== 'string' && typeof k.value !== 'number' && typeof k.value !== 'boolean')) {
+          problems.push(Diagnostic.make('Syntax', 'map keys must be plain strings', { at: at(rangeOf(k ?? n)) }))
+          continue
+        }
+        const keyText = typeof k.value === 'string' ? k.value : (k.source ?? String(k.value))
+        const keyAt = at(rangeOf(k))
+        const value = pair.value === null || pair.value === undefined ? nullAt(keyAt) : convert(pair.value, depth + 1)
+        entries.push({ key: keyText, keyAt, value })
+      }
+      return { _tag: 'Map', entries, at: at(rangeOf(n)) }
+    }
+    if (Y.isSeq(n)) {
+      const items = n.items.map((i) => (i === null || i === undefined ? nullAt(at(rangeOf(n))) : convert(i, depth + 1)))
+      return { _tag: 'Seq', items, at: at(rangeOf(n)) }
+    }
+    return nullAt(at(rangeOf(n)))
+  }
+  const root = doc.contents === null ? nullAt(Position.make(file, 1, 1)) : convert(doc.contents, 0)
+  return problems.length > 0 ? E.left(problems) : E.right(root)
+}
+
+const nullAt = (at: Position.Position): Node => ({ _tag: 'Scalar', value: null, text: '', quoted: false, at })
+
+const rangeOf = (n: unknown): number => {
+  const r = (n as { range?: [number, number, number] } | null)?.range
+  return r === undefined ? 0 : r[0]
+}
+
+// The yaml library appends a code frame and position to messages; we render positions ourselves.
+const cleanMessage = (m: string): string => m.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')

@@ -1,0 +1,167 @@
+// Spec: the file resource's properties, decoded and validated from a manifest entry.
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../../core/Diagnostic.js'
+import * as Mode from '../../core/Mode.js'
+import * as PosixPath from '../../core/PosixPath.js'
+import type { Position } from '../../core/Position.js'
+import * as ResourceId from '../../core/ResourceId.js'
+import type { Scope } from '../../manifest/Expr.js'
+import { renderString, type RawResource } from '../../manifest/Manifest.js'
+import * as Node from '../../manifest/Node.js'
+
+// model
+
+export type Ensure = 'present' | 'absent' | 'directory'
+
+/** Where a file's bytes come from: inline `content`, a `source` file, or nowhere (attributes only). */
+export type ContentSpec =
+  | { readonly _tag: 'Inline'; readonly text: string }
+  | { readonly _tag: 'Source'; readonly written: string; readonly path: string }
+  | { readonly _tag: 'Unmanaged' }
+
+export interface FileSpec {
+  readonly id: string
+  readonly path: string
+  readonly at: Position
+  readonly ensure: Ensure
+  readonly content: ContentSpec
+  readonly owner?: string
+  readonly group?: string
+  readonly mode?: number
+  readonly force: boolean
+}
+
+/** Properties the file type accepts. */
+export const keys = ['ensure', 'content', 'source', 'owner', 'group', 'mode', 'force', 'provider'] as const
+
+/** Common properties of every type that later stages add; named so the error can say so. */
+export const laterKeys = ['alias', 'require', 'subscribe', 'control', 'health_checks', 'register_when_stable'] as const
+
+const principalPattern = /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,31}\$?$/
+
+// decoding
+
+/** Decodes and validates a file resource; `baseDir` resolves a relative `source` (the manifest's directory). */
+export const decode = (raw: RawResource, scope: Scope, baseDir: string): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, FileSpec> => {
+  const id = ResourceId.make('file', raw.name)
+  const problems: Diagnostic.Diagnostic[] = []
+  const fail = (code: Diagnostic.Code, message: string, at: Position, hint?: string): void => {
+    problems.push(Diagnostic.make(code, message, { at, resource: id, hint }))
+  }
+  if (!PosixPath.isCleanAbsolute(raw.name)) {
+    fail('Validation', `file path must be absolute and clean (no ".", "..", "//" or trailing "/"): "${raw.name}"`, raw.nameAt)
+  }
+  if (raw.name.includes('\0')) fail('Validation', 'file path contains a NUL byte', raw.nameAt)
+  const str = (e: Node.Entry): string | undefined => {
+    const local: Diagnostic.Diagnostic[] = []
+    const v = renderString(e.value, scope, local)
+    for (const d of local) problems.push(Diagnostic.withResource(id)(Diagnostic.make(d.code, `${e.key}: ${d.message}`, { at: d.at, hint: d.hint })))
+    return v
+  }
+  let ensure: Ensure = 'present'
+  let ensureAt = raw.nameAt
+  let content: ContentSpec = { _tag: 'Unmanaged' }
+  let contentAt: Position | undefined
+  let owner: string | undefined
+  let group: string | undefined
+  let mode: number | undefined
+  let force = false
+  let forceAt: Position | undefined
+  for (const e of raw.props) {
+    switch (e.key) {
+      case 'ensure': {
+        const v = str(e)
+        if (v === undefined) break
+        if (v === 'present' || v === 'absent' || v === 'directory') {
+          ensure = v
+          ensureAt = e.value.at
+        } else fail('Validation', `ensure must be one of present, absent, directory; got "${v}"`, e.value.at)
+        break
+      }
+      case 'content': {
+        if (e.value._tag === 'Scalar' && e.value.value === null) break
+        const v = str(e)
+        if (v === undefined) break
+        if (content._tag === 'Source') fail('Validation', 'content and source are mutually exclusive', e.keyAt)
+        content = { _tag: 'Inline', text: v }
+        contentAt = e.keyAt
+        break
+      }
+      case 'source': {
+        const v = str(e)
+        if (v === undefined) break
+        if (v === '') {
+          fail('Validation', 'source cannot be empty', e.value.at)
+          break
+        }
+        if (content._tag === 'Inline') fail('Validation', 'content and source are mutually exclusive', e.keyAt)
+        content = { _tag: 'Source', written: v, path: PosixPath.resolve(baseDir, v) }
+        contentAt = e.keyAt
+        break
+      }
+      case 'owner':
+      case 'group': {
+        const v = str(e)
+        if (v === undefined) break
+        if (!principalPattern.test(v)) {
+          fail('Validation', `${e.key} "${v}" is not a valid ${e.key === 'owner' ? 'user' : 'group'} name or numeric id`, e.value.at)
+          break
+        }
+        if (e.key === 'owner') owner = v
+        else group = v
+        break
+      }
+      case 'mode': {
+        const v = str(e)
+        if (v === undefined) break
+        const m = Mode.parse(v)
+        if (E.isLeft(m)) fail('Validation', m.left, e.value.at, 'quote modes in YAML: mode: "0644"')
+        else mode = m.right
+        break
+      }
+      case 'force': {
+        if (e.value._tag === 'Scalar' && typeof e.value.value === 'boolean') {
+          force = e.value.value
+          forceAt = e.keyAt
+        } else fail('Decode', `force must be a boolean, found ${Node.describe(e.value)}`, e.value.at)
+        break
+      }
+      case 'provider': {
+        const v = str(e)
+        if (v !== undefined && v !== 'posix') fail('Validation', `unknown file provider "${v}"; the file type has one provider, posix`, e.value.at)
+        break
+      }
+      default:
+        if ((laterKeys as ReadonlyArray<string>).includes(e.key)) {
+          fail('Unsupported', `"${e.key}" is not supported by this version of plait yet`, e.keyAt)
+        } else {
+          fail('UnknownKey', `unknown property "${e.key}" for a file resource`, e.keyAt, `allowed: ${keys.join(', ')}`)
+        }
+    }
+  }
+  if (ensure !== 'absent') {
+    const given = new Set(raw.props.map((e) => e.key))
+    for (const k of ['owner', 'group', 'mode'] as const) {
+      if (!given.has(k)) {
+        fail('Validation', `${k} is required unless ensure is absent`, raw.nameAt, 'plait, like CCM, never creates files with default or inherited permissions')
+      }
+    }
+  }
+  if (ensure !== 'present' && content._tag !== 'Unmanaged') {
+    fail('Validation', `${content._tag === 'Inline' ? 'content' : 'source'} cannot be used with ensure: ${ensure}`, contentAt ?? ensureAt)
+  }
+  if (force && ensure !== 'absent') fail('Validation', 'force is only valid with ensure: absent', forceAt ?? ensureAt)
+  if (problems.length > 0) return E.left(problems)
+  const spec: FileSpec = {
+    id,
+    path: raw.name,
+    at: raw.nameAt,
+    ensure,
+    content,
+    force,
+    ...(owner !== undefined ? { owner } : {}),
+    ...(group !== undefined ? { group } : {}),
+    ...(mode !== undefined ? { mode } : {}),
+  }
+  return E.right(spec)
+}

@@ -1,0 +1,74 @@
+// Status: the observed state of a file resource, parsed from a probe, with its summary and digest.
+import * as Digest from '../../core/Digest.js'
+import * as Mode from '../../core/Mode.js'
+import type { Accounts, Probe } from '../../core/Probe.js'
+
+// model
+
+export type FileStatus =
+  | { readonly _tag: 'Absent' }
+  | {
+      readonly _tag: 'File'
+      readonly uid: number
+      readonly gid: number
+      readonly mode: number
+      readonly size: number
+      readonly sha256: string
+      /** The old bytes, when the probe returned them for a diff; never part of the digest. */
+      readonly content?: Uint8Array
+    }
+  | { readonly _tag: 'Directory'; readonly uid: number; readonly gid: number; readonly mode: number; readonly empty: boolean }
+  | { readonly _tag: 'Symlink'; readonly uid: number; readonly gid: number; readonly target: string }
+  | { readonly _tag: 'Other'; readonly uid: number; readonly gid: number; readonly mode: number }
+
+// constructors
+
+/** Parses a probe result into a file status. */
+export const fromProbe = (p: Probe): FileStatus => {
+  switch (p._tag) {
+    case 'Absent':
+      return { _tag: 'Absent' }
+    case 'File': {
+      const e = p.probe.entry
+      const base = { _tag: 'File' as const, uid: e.uid, gid: e.gid, mode: e.mode, size: e.size, sha256: p.probe.sha256 }
+      return p.probe.content === undefined ? base : { ...base, content: p.probe.content }
+    }
+    case 'Directory':
+      return { _tag: 'Directory', uid: p.entry.uid, gid: p.entry.gid, mode: p.entry.mode, empty: p.empty }
+    case 'Symlink':
+      return { _tag: 'Symlink', uid: p.entry.uid, gid: p.entry.gid, target: p.target }
+    case 'Other':
+      return { _tag: 'Other', uid: p.entry.uid, gid: p.entry.gid, mode: p.entry.mode }
+  }
+}
+
+// interop
+
+/** The digest that staleness checks compare: every observed field except the diff bytes. */
+export const digest = (s: FileStatus): string => {
+  if (s._tag === 'File') {
+    const { content: _content, ...rest } = s
+    return Digest.ofValue(rest)
+  }
+  return Digest.ofValue(s)
+}
+
+/** A user's or group's display name: its name in the database, else the number. */
+export const nameOf = (names: ReadonlyMap<number, string>, id: number): string => names.get(id) ?? String(id)
+
+/** A one-line summary for people: `file 0644 root:root 12 bytes sha256:0123abcd`. */
+export const summary = (s: FileStatus, accounts: Accounts): string => {
+  const who = (uid: number, gid: number): string => `${nameOf(accounts.userNames, uid)}:${nameOf(accounts.groupNames, gid)}`
+  switch (s._tag) {
+    case 'Absent':
+      return 'absent'
+    case 'File':
+      return `file ${Mode.format(s.mode)} ${who(s.uid, s.gid)} ${s.size} bytes sha256:${s.sha256.slice(0, 12)}`
+    case 'Directory':
+      return `directory ${Mode.format(s.mode)} ${who(s.uid, s.gid)}${s.empty ? ' (empty)' : ''}`
+    case 'Symlink':
+      return `symlink to ${s.target}`
+    case 'Other':
+      return `special file ${Mode.format(s.mode)} ${who(s.uid, s.gid)}`
+  }
+}

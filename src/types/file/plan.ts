@@ -1,0 +1,188 @@
+// plan: the file type's pure plan function, desired × observed → steps (CCM's decision table).
+import { createTwoFilesPatch } from 'diff'
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../../core/Diagnostic.js'
+import * as Digest from '../../core/Digest.js'
+import * as Mode from '../../core/Mode.js'
+import type { Accounts } from '../../core/Probe.js'
+import type { Action, FileDesired } from '../../core/Plan.js'
+import * as Plan from '../../core/Plan.js'
+import type { Content, Principal, Step } from '../../core/Step.js'
+import type { FileSpec } from './Spec.js'
+import type { FileStatus } from './Status.js'
+import { nameOf } from './Status.js'
+
+// model
+
+/** The bytes a present file must hold, resolved from `content` or `source` by the caller. */
+export interface Bytes {
+  readonly data: Uint8Array
+  readonly sha256: string
+}
+
+export interface FilePlan {
+  readonly desired: FileDesired
+  readonly action: Action
+  readonly steps: ReadonlyArray<Step>
+}
+
+/** Largest text the plan embeds a diff for. */
+export const diffLimit = 256 * 1024
+
+// resolution
+
+/** Resolves a user or group given by name or numeric id against the account database. */
+export const resolvePrincipal = (kind: 'owner' | 'group', text: string, accounts: Accounts): E.Either<string, Principal> => {
+  const byName = kind === 'owner' ? accounts.users : accounts.groups
+  const names = kind === 'owner' ? accounts.userNames : accounts.groupNames
+  if (/^[0-9]+$/.test(text)) {
+    const id = Number(text)
+    return E.right({ name: nameOf(names, id), id })
+  }
+  const id = byName.get(text)
+  return id === undefined
+    ? E.left(`could not look up ${kind === 'owner' ? 'user' : 'group'} "${text}"`)
+    : E.right({ name: text, id })
+}
+
+/** Turns bytes into plan content: UTF-8 text when they decode as such, base64 otherwise. */
+export const toContent = (b: Bytes): Content => {
+  const text = asText(b.data)
+  return text === undefined
+    ? { encoding: 'base64', data: Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength).toString('base64'), sha256: b.sha256, size: b.data.length }
+    : { encoding: 'utf8', data: text, sha256: b.sha256, size: b.data.length }
+}
+
+const asText = (data: Uint8Array): string | undefined => {
+  if (data.includes(0)) return undefined
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(data)
+  } catch {
+    return undefined
+  }
+}
+
+/** The bytes of an empty file. */
+export const empty: Bytes = { data: new Uint8Array(0), sha256: Digest.sha256('') }
+
+// planning
+
+/**
+ * Plans one file resource. `bytes` is required when the spec manages content (`Inline` or `Source`).
+ * Fails (a diagnostic naming the resource) when a user or group is unknown, or when the path holds
+ * something plait will not replace (a directory where a file is wanted, and so on).
+ */
+export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatus, accounts: Accounts): E.Either<Diagnostic.Diagnostic, FilePlan> => {
+  const fail = (message: string, hint?: string): E.Either<Diagnostic.Diagnostic, never> =>
+    E.left(Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id, hint }))
+  let owner: Principal | undefined
+  let group: Principal | undefined
+  if (spec.ensure !== 'absent') {
+    const o = resolvePrincipal('owner', spec.owner ?? '', accounts)
+    if (E.isLeft(o)) return fail(o.left)
+    const g = resolvePrincipal('group', spec.group ?? '', accounts)
+    if (E.isLeft(g)) return fail(g.left)
+    owner = o.right
+    group = g.right
+  }
+  const desired = desiredOf(spec, bytes, owner, group)
+  const mode = spec.mode ?? 0
+  const modeText = Mode.format(mode)
+  const steps: Step[] = []
+  const path = spec.path
+  const existed = status._tag !== 'Absent'
+
+  switch (spec.ensure) {
+    case 'absent': {
+      if (status._tag === 'Absent') break
+      if (status._tag === 'Directory') {
+        if (!status.empty && !spec.force) {
+          return fail(`${path} is a non-empty directory`, 'set force: true to remove it with its contents')
+        }
+        steps.push({ _tag: 'file.remove', path, kind: 'directory', recursive: !status.empty, reason: status.empty ? 'directory exists' : 'directory exists (force: remove with its contents)', noop: 'Would have removed the file' })
+      } else {
+        const kind = status._tag === 'File' ? 'file' : status._tag === 'Symlink' ? 'symlink' : 'other'
+        steps.push({ _tag: 'file.remove', path, kind, recursive: false, reason: `${kind === 'other' ? 'special file' : kind} exists`, noop: 'Would have removed the file' })
+      }
+      break
+    }
+    case 'directory': {
+      if (status._tag === 'Absent') {
+        steps.push({ _tag: 'file.mkdir', path, owner: owner!, group: group!, mode: modeText, reason: 'directory does not exist', noop: 'Would have created directory' })
+      } else if (status._tag === 'Directory') {
+        const changes = attrChanges(status, owner!, group!, mode, accounts)
+        if (changes.length > 0) {
+          steps.push({ _tag: 'file.attrs', path, owner: owner!, group: group!, mode: modeText, reason: changes.join(', '), noop: 'Would have updated directory attributes' })
+        }
+      } else {
+        return fail(`${path} is a ${kindName(status)}; a directory cannot replace it`, 'remove it first with ensure: absent')
+      }
+      break
+    }
+    case 'present': {
+      if (status._tag === 'Directory') {
+        return fail(`${path} is a directory; a file cannot replace it`, 'remove it first with ensure: absent and force: true')
+      }
+      if (status._tag === 'Other') return fail(`${path} is a special file; a file cannot replace it`, 'remove it first with ensure: absent')
+      if (status._tag === 'Symlink' && bytes === undefined) {
+        return fail(`${path} is a symlink to ${status.target}; plait does not follow symlinks`, 'give content or source to replace the link with a file, or remove it first')
+      }
+      const write = (data: Bytes, reason: string, old?: Uint8Array): Step => {
+        const content = toContent(data)
+        const diff = unifiedDiff(path, old, content, status._tag === 'Absent')
+        return { _tag: 'file.write', path, content, owner: owner!, group: group!, mode: modeText, reason, noop: existed ? 'Would have updated the file' : 'Would have created the file', ...(diff !== undefined ? { diff } : {}) }
+      }
+      if (status._tag === 'Absent') {
+        steps.push(write(bytes ?? empty, bytes === undefined ? 'file does not exist (created empty: no content or source)' : 'file does not exist'))
+      } else if (status._tag === 'Symlink') {
+        steps.push(write(bytes!, `a symlink to ${status.target} is in the way; it is replaced by the file`))
+      } else if (bytes !== undefined && bytes.sha256 !== status.sha256) {
+        const changes = attrChanges(status, owner!, group!, mode, accounts)
+        steps.push(write(bytes, [`content differs (sha256 ${status.sha256.slice(0, 12)} → ${bytes.sha256.slice(0, 12)})`, ...changes].join(', '), status.content))
+      } else {
+        const changes = attrChanges(status, owner!, group!, mode, accounts)
+        if (changes.length > 0) {
+          steps.push({ _tag: 'file.attrs', path, owner: owner!, group: group!, mode: modeText, reason: changes.join(', '), noop: 'Would have updated file attributes' })
+        }
+      }
+      break
+    }
+  }
+  return E.right({ desired, steps, action: Plan.actionOf(steps, existed) })
+}
+
+const desiredOf = (spec: FileSpec, bytes: Bytes | undefined, owner: Principal | undefined, group: Principal | undefined): FileDesired => {
+  const d: { -readonly [K in keyof FileDesired]: FileDesired[K] } = { ensure: spec.ensure, force: spec.force }
+  if (spec.ensure === 'present' && bytes !== undefined) {
+    d.content = { sha256: bytes.sha256, size: bytes.data.length, origin: spec.content._tag === 'Source' ? 'source' : 'content' }
+  }
+  if (spec.content._tag === 'Source') d.source = spec.content.written
+  if (owner !== undefined) d.owner = owner
+  if (group !== undefined) d.group = group
+  if (spec.ensure !== 'absent' && spec.mode !== undefined) d.mode = Mode.format(spec.mode)
+  return d
+}
+
+const attrChanges = (s: { uid: number; gid: number; mode: number }, owner: Principal, group: Principal, mode: number, accounts: Accounts): string[] => {
+  const out: string[] = []
+  if (s.uid !== owner.id) out.push(`owner ${nameOf(accounts.userNames, s.uid)} → ${owner.name}`)
+  if (s.gid !== group.id) out.push(`group ${nameOf(accounts.groupNames, s.gid)} → ${group.name}`)
+  if (s.mode !== mode) out.push(`mode ${Mode.format(s.mode)} → ${Mode.format(mode)}`)
+  return out
+}
+
+const kindName = (s: FileStatus): string =>
+  s._tag === 'File' ? 'regular file' : s._tag === 'Symlink' ? 'symlink' : s._tag === 'Other' ? 'special file' : s._tag.toLowerCase()
+
+const unifiedDiff = (path: string, old: Uint8Array | undefined, next: Content, created: boolean): string | undefined => {
+  if (next.encoding !== 'utf8' || next.size > diffLimit) return undefined
+  const before = created ? '' : old === undefined ? undefined : asText(old)
+  if (before === undefined || before === next.data) return undefined
+  // createTwoFilesPatch starts with an "Index:" line and a "====" rule when both names are equal;
+  // a plan shows only the ---/+++ headers and the hunks, as `diff -u` does.
+  return createTwoFilesPatch(created ? '/dev/null' : path, path, before, next.data, '', '', { context: 3 })
+    .split('\n')
+    .filter((l) => !l.startsWith('Index: ') && !/^=+$/.test(l))
+    .map((l) => (l.startsWith('--- ') || l.startsWith('+++ ') ? l.replace(/\t$/, '') : l))
+    .join('\n')
+}

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import * as Diagnostic from '../../src/core/Diagnostic.js'
+import { compile } from '../../src/compiler/compile.js'
+
+const compat = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'compat', 'ccm')
+const fromCompat = (name: string) => compile(name, readFileSync(join(compat, name), 'utf8'), '/srv/manifests')
+
+const errors = (text: string) => {
+  const r = compile('m.yaml', text, '/srv/m')
+  if (E.isRight(r)) throw new Error('expected errors')
+  return r.left.map(Diagnostic.render)
+}
+
+const ok = (text: string) => {
+  const r = compile('m.yaml', text, '/srv/m')
+  if (E.isLeft(r)) throw new Error(r.left.map(Diagnostic.render).join('\n'))
+  return r.right
+}
+
+const file = (props: string) => `ccm:\n  resources:\n    - file:\n        - /etc/x:\n${props.replace(/^/gm, '            ')}\n`
+
+describe('compile', () => {
+  it('compiles a file resource with defaults, templates and the explicit-name form', () => {
+    const c = ok(`data:
+  owner: app
+ccm:
+  resources:
+    - file:
+        - defaults:
+            owner: "{{ lookup('data.owner') }}"
+            group: app
+            mode: 0640
+        - /etc/a.conf:
+            content: "hello"
+        - /etc/b.conf:
+            source: files/b.conf
+            mode: "0600"
+    - file:
+        name: /etc/c
+        ensure: directory
+        owner: root
+        group: root
+        mode: "0755"
+`)
+    expect(c.resources.map((r) => [r.id, r.owner, r.mode, r.content._tag])).toEqual([
+      ['file#/etc/a.conf', 'app', 0o640, 'Inline'],
+      ['file#/etc/b.conf', 'app', 0o600, 'Source'],
+      ['file#/etc/c', 'root', 0o755, 'Unmanaged'],
+    ])
+    const b = c.resources[1]!
+    expect(b.content).toEqual({ _tag: 'Source', written: 'files/b.conf', path: '/srv/m/files/b.conf' })
+  })
+
+  it('keeps manifest order and digests the manifest text', () => {
+    const c = ok(file('ensure: absent'))
+    expect(c.manifest.sha256).toMatch(/^[0-9a-f]{64}$/)
+    expect(c.resources[0]!.ensure).toBe('absent')
+  })
+
+  it.each([
+    ['ensure: [1]', /m.yaml:5:21: file#\/etc\/x: ensure: expected a string, found a list/],
+    ['ensure: gone', /ensure must be one of present, absent, directory/],
+    ['ensure: present\nowner: root\ngroup: root\nmode: "0888"', /m.yaml:8:\d+: file#\/etc\/x: invalid mode "0888"/],
+    ['ensure: present\nowner: root\ngroup: root\nmode: "1777"', /exceeds 0777/],
+    ['ensure: present\nowner: root\ngroup: root\nmode: rw-r--r--', /not an octal number/],
+    ['ensure: present', /owner is required unless ensure is absent/],
+    ['ensure: absent\nforce: "yes"', /force must be a boolean/],
+    ['ensure: present\nowner: root\ngroup: root\nmode: "0644"\nforce: true', /force is only valid with ensure: absent/],
+    ['owner: root\ngroup: root\nmode: "0644"\ncontent: a\nsource: b', /content and source are mutually exclusive/],
+    ['owner: "ro ot"\ngroup: root\nmode: "0644"', /owner "ro ot" is not a valid user name/],
+    ['owner: "root:root"\ngroup: root\nmode: "0644"', /is not a valid user name/],
+    ['owner: root\ngroup: root\nmode: "0644"\ncolour: blue', /m.yaml:8:13: file#\/etc\/x: unknown property "colour"/],
+    ['owner: root\ngroup: root\nmode: "0644"\nrequire: [file#/a]', /"require" is not supported by this version of plait yet/],
+    ['ensure: directory\nowner: root\ngroup: root\nmode: "0755"\ncontent: x', /content cannot be used with ensure: directory/],
+    ['ensure: absent\ncontent: "{{ nosuch() }}"', /unknown function 'nosuch'/],
+  ])('refuses %j', (props, why) => {
+    expect(errors(file(props)).join('\n')).toMatch(why)
+  })
+
+  it.each(['etc/x', '/etc/../x', '/etc//x', '/etc/x/'])('refuses the unclean path %s', (p) => {
+    expect(errors(`ccm:\n  resources:\n    - file:\n        - "${p}":\n            ensure: absent\n`).join('\n')).toMatch(/must be absolute and clean/)
+  })
+
+  it('refuses unknown keys at the top and under ccm, with positions', () => {
+    const text = 'ccm:\n  resources: []\n  colour: 1\nextra: 2\n'
+    const es = errors(text).join('\n')
+    expect(es).toMatch(/m.yaml:3:3: unknown key "ccm.colour"/)
+    expect(es).toMatch(/m.yaml:4:1: unknown top-level key "extra"/)
+  })
+
+  it('refuses duplicates, naming the first declaration', () => {
+    const text = 'ccm:\n  resources:\n    - file:\n        - /x: {ensure: absent}\n    - file:\n        - /x: {ensure: absent}\n'
+    expect(errors(text).join('\n')).toMatch(/m.yaml:6:11: file#\/x: duplicate resource file#\/x \(first declared at 4:11\)/)
+  })
+
+  it('refuses unknown resource types', () => {
+    expect(errors('ccm:\n  resources:\n    - package:\n        - httpd: {ensure: present}\n').join('\n')).toMatch(/unknown resource type "package"/)
+  })
+
+  it('refuses a manifest that is not a map', () => {
+    expect(errors('- 1\n- 2\n').join('\n')).toMatch(/a manifest must be a map/)
+  })
+})
+
+describe('the CCM compatibility corpus', () => {
+  it('readme-httpd-manifest.yaml fails as CCM fails: the file has no owner, group or mode', () => {
+    const r = fromCompat('readme-httpd-manifest.yaml')
+    expect(E.isLeft(r)).toBe(true)
+    if (E.isRight(r)) return
+    const text = r.left.map(Diagnostic.render).join('\n')
+    expect(text).toMatch(/file#\/etc\/httpd\/conf.d\/listen.conf: owner is required unless ensure is absent/)
+  })
+
+  it('yamlmanifests-defaults-require-failonerror.yaml: its file defaults decode; other types are unknown yet', () => {
+    const r = fromCompat('yamlmanifests-defaults-require-failonerror.yaml')
+    expect(E.isLeft(r)).toBe(true)
+    if (E.isRight(r)) return
+    const text = r.left.map(Diagnostic.render).join('\n')
+    expect(text).toMatch(/unknown resource type "package"/)
+    expect(text).toMatch(/"require" is not supported/)
+    // The defaults-only file entries carry no errors of their own.
+    expect(text).not.toMatch(/file#\/app\/config\/file.conf/)
+    expect(text).not.toMatch(/file#\/etc\/motd/)
+  })
+})

@@ -1,0 +1,71 @@
+// The golden corpus: each plans/<case>/ holds a manifest, the initial machine (machine.yaml) and the
+// expected plan as text (expected.txt) and JSON (expected.json), checked byte for byte; bad cases
+// hold the expected diagnostics in expected.txt. `UPDATE_PLANS=1 npm test` rewrites them.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import * as Render from '../src/cli/render.js'
+import { compile } from '../src/compiler/compile.js'
+import * as Planner from '../src/compiler/plan.js'
+import * as Diagnostic from '../src/core/Diagnostic.js'
+import { inlineBytes, observe } from '../src/executor/observe.js'
+import * as MachineFile from '../src/interpreters/memory/machineFile.js'
+import * as Memory from '../src/interpreters/memory/memory.js'
+import * as PlanFile from '../src/planfile/PlanFile.js'
+import { readHost } from '../src/cli/pipeline.js'
+
+const top = join(dirname(fileURLToPath(import.meta.url)), '..')
+const plans = join(top, 'plans')
+const update = process.env['UPDATE_PLANS'] === '1'
+const schema = JSON.parse(readFileSync(join(top, 'docs', 'schema', 'plan.schema.json'), 'utf8')) as object
+const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema)
+
+const cases = readdirSync(plans).filter((d) => existsSync(join(plans, d, 'machine.yaml'))).sort()
+
+/** Plans a case the way `plait plan manifest.yaml` run in its directory would, on the memory machine. */
+const planCase = async (dir: string): Promise<{ text: string; json?: string }> => {
+  const machineText = readFileSync(join(dir, 'machine.yaml'), 'utf8')
+  const snapshot = MachineFile.parse(machineText)
+  if (E.isLeft(snapshot)) throw new Error(`machine.yaml: ${snapshot.left}`)
+  const machine = Memory.make(snapshot.right)
+  const catalog = compile('manifest.yaml', readFileSync(join(dir, 'manifest.yaml'), 'utf8'), dir)
+  if (E.isLeft(catalog)) return { text: Render.diagnostics(catalog.left) }
+  const observed = await observe(catalog.right, machine, readHost)
+  if (E.isLeft(observed)) return { text: Render.diagnostics(observed.left) }
+  const body = Planner.plan(catalog.right, observed.right, { version: 'golden', root: machine.root }, inlineBytes)
+  if (E.isLeft(body)) return { text: Render.diagnostics(body.left) }
+  const plan = PlanFile.seal(body.right)
+  return { text: Render.plan(plan), json: PlanFile.serialize(plan) }
+}
+
+describe('golden plans', () => {
+  it('has at least five good cases and some bad ones', () => {
+    expect(cases.filter((c) => !c.startsWith('bad-')).length).toBeGreaterThanOrEqual(5)
+    expect(cases.filter((c) => c.startsWith('bad-')).length).toBeGreaterThanOrEqual(1)
+  })
+
+  it.each(cases)('%s', async (name) => {
+    const dir = join(plans, name)
+    const got = await planCase(dir)
+    const textFile = join(dir, 'expected.txt')
+    const jsonFile = join(dir, 'expected.json')
+    if (update) {
+      writeFileSync(textFile, got.text)
+      if (got.json !== undefined) writeFileSync(jsonFile, got.json)
+    }
+    expect(got.text).toBe(readFileSync(textFile, 'utf8'))
+    if (name.startsWith('bad-')) {
+      expect(got.json, 'a bad case must not plan').toBeUndefined()
+      expect(got.text).toMatch(/^error: /)
+      return
+    }
+    expect(got.json, Diagnostic.render).toBeDefined()
+    expect(got.json).toBe(readFileSync(jsonFile, 'utf8'))
+    const ok = validate(JSON.parse(got.json!))
+    expect(validate.errors ?? [], 'plan.json matches docs/schema/plan.schema.json').toEqual([])
+    expect(ok).toBe(true)
+  })
+})

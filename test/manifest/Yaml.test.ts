@@ -1,0 +1,46 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import * as Yaml from '../../src/manifest/Yaml.js'
+
+describe('Yaml.parse', () => {
+  it('keeps positions and the source spelling of plain scalars', () => {
+    const r = Yaml.parse('m.yaml', 'a:\n  mode: 0644\n  v: 1.10\n  q: "0644"\n')
+    expect(E.isRight(r)).toBe(true)
+    if (E.isLeft(r) || r.right._tag !== 'Map') return
+    const a = r.right.entries[0]!.value
+    if (a._tag !== 'Map') throw new Error('expected a map')
+    const [mode, v, q] = a.entries
+    expect(mode!.value).toMatchObject({ _tag: 'Scalar', text: '0644', quoted: false, at: { file: 'm.yaml', line: 2, col: 9 } })
+    expect(v!.value).toMatchObject({ text: '1.10' })
+    expect(q!.value).toMatchObject({ text: '0644', quoted: true })
+    expect(mode!.keyAt).toEqual({ file: 'm.yaml', line: 2, col: 3 })
+  })
+
+  it('reports syntax errors with a position', () => {
+    const r = Yaml.parse('m.yaml', 'a: [1, 2\nb: c\n')
+    expect(E.isLeft(r)).toBe(true)
+    if (E.isRight(r)) return
+    expect(r.left[0]!.code).toBe('Syntax')
+    expect(r.left[0]!.at?.file).toBe('m.yaml')
+    expect(r.left[0]!.at?.line).toBeGreaterThan(0)
+  })
+
+  it('refuses duplicate keys', () => {
+    const r = Yaml.parse('m.yaml', 'a: 1\na: 2\n')
+    expect(E.isLeft(r)).toBe(true)
+  })
+
+  it('refuses an alias bomb', () => {
+    const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]']
+    for (let i = 1; i < 8; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`)
+    const r = Yaml.parse('bomb.yaml', lines.join('\n') + '\n')
+    expect(E.isLeft(r)).toBe(true)
+    if (E.isRight(r)) return
+    expect(r.left[0]!.message).toMatch(/alias expansions/)
+  })
+
+  it('resolves ordinary aliases', () => {
+    const r = Yaml.parse('m.yaml', 'd: &d {owner: root}\ne: *d\n')
+    expect(E.isRight(r)).toBe(true)
+  })
+})
