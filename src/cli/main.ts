@@ -86,8 +86,12 @@ const loadPlan = async (path: string): Promise<Plan.Plan> => {
   return orFail(E.mapLeft((d: Diagnostic.Diagnostic) => [d])(PlanFile.parse(path, new TextDecoder().decode(bytes.right))))
 }
 
-/** True when a file is a saved plan rather than a manifest: a JSON object with a `format` field. */
+/**
+ * True when a file is a saved plan rather than a manifest: named `*.json`, or a JSON object with a
+ * plait `format` field. A damaged plan then gets the plan file's errors, not YAML ones.
+ */
 const isPlanFile = async (path: string): Promise<boolean> => {
+  if (path.toLowerCase().endsWith('.json')) return true
   const bytes = await readHost(path)
   if (E.isLeft(bytes)) return false
   const text = new TextDecoder().decode(bytes.right).trimStart()

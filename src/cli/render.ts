@@ -31,7 +31,7 @@ export const plan = (p: Plan.Plan, options: { readonly verbose?: boolean } = {})
   const lines: string[] = [`plait plan of ${p.inputs.manifest.path}${p.root === '/' ? '' : ` (root ${p.root})`}`, '']
   for (const r of p.resources) {
     if (r.steps.length === 0) {
-      if (options.verbose === true) lines.push(`  ${r.id}: unchanged (${r.observed.summary})`)
+      if (options.verbose === true) lines.push(`  ${r.id}: unchanged (${r.observed.summary})`, '')
       continue
     }
     lines.push(`${Plan.symbol(r.action)} ${r.id}`)

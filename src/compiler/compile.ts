@@ -10,13 +10,26 @@ import type { Catalog } from './Catalog.js'
 /** The resource types this version knows. */
 export const types = ['file'] as const
 
+/** How many syntax errors are shown: after the first few, a YAML parser's errors are mostly echoes of them. */
+export const syntaxErrorLimit = 3
+
+const firstSyntaxErrors = (file: string, ds: ReadonlyArray<Diagnostic.Diagnostic>): ReadonlyArray<Diagnostic.Diagnostic> =>
+  ds.length <= syntaxErrorLimit
+    ? ds
+    : [
+        ...ds.slice(0, syntaxErrorLimit),
+        Diagnostic.make('Syntax', `${ds.length - syntaxErrorLimit} more syntax errors, most likely caused by the first; fix it and run again`, {
+          at: { file, line: ds[syntaxErrorLimit]!.at?.line ?? 1, col: ds[syntaxErrorLimit]!.at?.col ?? 1 },
+        }),
+      ]
+
 /**
  * Compiles a manifest. `file` names it in diagnostics and in the plan; `baseDir` is the directory
  * relative `source` paths resolve against (the manifest's own directory).
  */
 export const compile = (file: string, text: string, baseDir: string): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> => {
   const tree = Yaml.parse(file, text)
-  if (E.isLeft(tree)) return tree
+  if (E.isLeft(tree)) return E.left(firstSyntaxErrors(file, tree.left))
   const decoded = Manifest.decode(file, tree.right)
   const m = decoded.manifest
   const problems: Diagnostic.Diagnostic[] = [...decoded.problems]

@@ -39,16 +39,19 @@ export const checkParent = (
 ): E.Either<Diagnostic.Diagnostic, void> => {
   if (spec.ensure === 'absent') return E.right(undefined)
   const fail = (message: string, hint: string) => E.left(Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id, hint }))
-  for (let a = PosixPath.dirname(spec.path); a !== '/'; a = PosixPath.dirname(a)) {
+  const parent = PosixPath.dirname(spec.path)
+  for (let a = parent; a !== '/'; a = PosixPath.dirname(a)) {
     const p = planned.get(a)
     if (p === undefined) continue
-    if (p.kind === 'directory') return E.right(undefined)
+    if (p.kind === 'directory') {
+      if (a === parent) return E.right(undefined)
+      continue // an ancestor that will be a directory says nothing about the parent itself
+    }
     return p.kind === 'absent'
       ? fail(`${a} is removed by ${p.id}, which runs earlier, so ${spec.path} has nowhere to go`, `remove one of the two resources`)
       : fail(`${a} is made a file by ${p.id}, which runs earlier, so ${spec.path} cannot be below it`, `remove one of the two resources`)
   }
   if (status._tag !== 'Absent') return E.right(undefined)
-  const parent = PosixPath.dirname(spec.path)
   const kind = parent === '/' ? 'directory' : (parents.get(parent) ?? 'directory')
   if (kind === 'directory') return E.right(undefined)
   if (kind === 'other') return fail(`the parent ${parent} is not a directory`, `manage ${parent} with ensure: directory before this resource, or remove what is there`)

@@ -18,7 +18,7 @@ export type Action = t.TypeOf<typeof Action>
 export const FileDesired = t.intersection([
   t.type({ ensure: t.keyof({ present: null, absent: null, directory: null }), force: t.boolean }),
   t.partial({
-    content: t.type({ sha256: t.string, size: t.number, origin: t.keyof({ content: null, source: null, empty: null }) }),
+    content: t.type({ sha256: t.string, size: t.number, origin: t.keyof({ content: null, source: null }) }),
     source: t.string,
     owner: Principal,
     group: Principal,

@@ -47,7 +47,7 @@ export const describe = (s: Step.Step): string =>
     'file.write': (w) => `write ${w.path} (${w.content.size} bytes, ${w.owner.name}:${w.group.name} ${w.mode})`,
     'file.mkdir': (m) => `create directory ${m.path} (${m.owner.name}:${m.group.name} ${m.mode})`,
     'file.attrs': (a) => `set ${a.path} to ${a.owner.name}:${a.group.name} ${a.mode}`,
-    'file.remove': (r) => `remove ${r.kind} ${r.path}${r.recursive ? ' with its contents' : ''}`,
+    'file.remove': (r) => `remove ${r.kind === 'other' ? 'special file' : r.kind} ${r.path}${r.recursive ? ' with its contents' : ''}`,
   })(s)
 
 /**
@@ -162,6 +162,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
   const outcomes: { id: string; outcome: Outcome; messages: string[] }[] = []
   const applied: Done[] = []
   const rolledBack: string[] = []
+  const irreversible: string[] = []
   let seq = 0
   let abort: string | undefined
   await write({ t: 'run', plan: plan.hash, atomic: options.atomic, pid: machine.pid() })
@@ -195,6 +196,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         break
       }
       await write({ t: 'done', seq })
+      if (Undo.irreversible(undo.right)) irreversible.push(`${r.id}: ${what}`)
     }
     if (error === undefined) {
       const after = await machine.probe(r.name)()
@@ -210,7 +212,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     const messages = [error]
     const undone = await rollback(machine, done)
     rolledBack.push(...undone.ok)
-    messages.push(...(undone.failed.length > 0 ? undone.failed : done.length > 0 ? ['rolled back to how it was'] : []))
+    messages.push(...(undone.failed.length > 0 ? undone.failed : undone.ok.length > 0 ? ['rolled back to how it was'] : []))
     await write({ t: 'end', id: r.id, ok: false })
     outcomes.push({ id: r.id, outcome: 'failed', messages })
     if (options.atomic) {
@@ -230,7 +232,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
   }
   await write({ t: 'commit' })
   await Recover.clear(machine, options.stateDir)
-  return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible: [] }
+  return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible }
 }
 
 const rollback = async (machine: Machine, done: ReadonlyArray<Done>): Promise<{ ok: string[]; failed: string[]; failedIds: Set<string> }> => {
@@ -238,11 +240,16 @@ const rollback = async (machine: Machine, done: ReadonlyArray<Done>): Promise<{ 
   const failed: string[] = []
   const failedIds = new Set<string>()
   for (const d of [...done].reverse()) {
+    if (Undo.irreversible(d.undo)) {
+      failed.push(`cannot undo ${d.what}: it is irreversible`)
+      failedIds.add(d.id)
+      continue
+    }
     const r = await Undo.run(machine, d.undo, d.temp)
     if (E.isLeft(r)) {
       failed.push(`could not undo ${d.what}: ${Fault.render(r.left)}`)
       failedIds.add(d.id)
-    } else ok.push(`${d.id}: undid ${d.what}`)
+    } else if (r.right) ok.push(`${d.id}: undid ${d.what}`)
   }
   return { ok, failed, failedIds }
 }

@@ -54,7 +54,7 @@ export const parseHolder = (text: string): Holder | undefined => {
     const v = JSON.parse(text) as unknown
     if (v !== null && typeof v === 'object' && typeof (v as Holder).pid === 'number') {
       const s = (v as Holder).start
-      return { pid: (v as Holder).pid, start: typeof s === 'string' ? s : null }
+      return { pid: (v as Holder).pid, start: typeof s === 'string' ? s : typeof s === 'number' ? String(s) : null }
     }
   } catch {
     // fall through

@@ -36,7 +36,8 @@ export const recover = async (machine: Machine, stateDir: string): Promise<E.Eit
           }),
         )
       }
-      undone.push(`${step.id}: undid ${step.what}`)
+      if (Undo.irreversible(step.undo)) undone.push(`${step.id}: cannot undo ${step.what}: it is irreversible`)
+      else undone.push(r.right ? `${step.id}: undid ${step.what}` : `${step.id}: nothing to undo: ${step.what} had not changed anything`)
     }
   }
   await clear(machine, stateDir)

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../core/Fault.js'
 import * as PosixPath from '../core/PosixPath.js'
 import type { Step } from '../core/Step.js'
-import type { Machine } from '../interpreters/Machine.js'
+import type { Machine, Probe } from '../interpreters/Machine.js'
 import type { Undo } from './Journal.js'
 
 /** Prepares a step's undo: backs up what it will replace or remove (into `backup`), or notes what it creates. */
@@ -35,30 +35,63 @@ export const prepare = async (machine: Machine, step: Step, backup: string): Pro
     case 'file.write':
     case 'file.remove': {
       if (!existed) return E.right({ _tag: 'Remove', paths: [step.path] })
+      // A fifo, socket or device node cannot be copied; removing one is the run's irreversible step.
+      if (before.right._tag === 'Other') return E.right({ _tag: 'Irreversible', reason: `special file ${step.path} is not backed up` })
       const copied = await machine.copy(step.path, backup)()
       return E.isLeft(copied) ? copied : E.right({ _tag: 'Restore', path: step.path, backup })
     }
   }
 }
 
+/** True when two probes show the same regular file: content, owner, group and mode. */
+const sameFile = (a: Probe, b: Probe): boolean =>
+  a._tag === 'File' &&
+  b._tag === 'File' &&
+  a.probe.sha256 === b.probe.sha256 &&
+  a.probe.entry.uid === b.probe.entry.uid &&
+  a.probe.entry.gid === b.probe.entry.gid &&
+  a.probe.entry.mode === b.probe.entry.mode
+
 const ignoreNotFound = (r: E.Either<Fault.Fault, void>): E.Either<Fault.Fault, void> =>
   E.isLeft(r) && r.left._tag === 'NotFound' ? E.right(undefined) : r
 
-/** Reverses a step; safe to run again, and safe when the step never ran or ran only part-way. */
-export const run = async (machine: Machine, undo: Undo, temp: string | undefined): Promise<E.Either<Fault.Fault, void>> => {
-  if (temp !== undefined) await machine.remove(temp, { recursive: false })()
+/** True when undoing does nothing: the step cannot be reversed. */
+export const irreversible = (undo: Undo): boolean => undo._tag === 'Irreversible'
+
+/**
+ * Reverses a step (an irreversible one is left as it is); safe to run again, and safe when the step
+ * never ran or ran only part-way. Returns whether anything had to change.
+ */
+export const run = async (machine: Machine, undo: Undo, temp: string | undefined): Promise<E.Either<Fault.Fault, boolean>> => {
+  // A temp file left by a write that never renamed it: removing it is part of the undo.
+  const tempRemoved = temp !== undefined && E.isRight(await machine.remove(temp, { recursive: false })())
+  return E.map((changed: boolean) => changed || tempRemoved)(await reverse(machine, undo))
+}
+
+const reverse = async (machine: Machine, undo: Undo): Promise<E.Either<Fault.Fault, boolean>> => {
   switch (undo._tag) {
-    case 'Attrs':
-      return ignoreNotFound(await machine.setAttrs(undo.path, { uid: undo.uid, gid: undo.gid, mode: undo.mode })())
+    case 'Irreversible':
+      return E.right(false)
+    case 'Attrs': {
+      const cur = await machine.probe(undo.path)()
+      if (E.isLeft(cur)) return cur
+      if (cur.right._tag === 'Absent') return E.right(false)
+      const entry = cur.right._tag === 'File' ? cur.right.probe.entry : cur.right.entry
+      if (entry.uid === undo.uid && entry.gid === undo.gid && (cur.right._tag === 'Symlink' || entry.mode === undo.mode)) return E.right(false)
+      const r = ignoreNotFound(await machine.setAttrs(undo.path, { uid: undo.uid, gid: undo.gid, mode: undo.mode })())
+      return E.map(() => true)(r)
+    }
     case 'Remove': {
+      let changed = false
       for (const p of [...undo.paths].reverse()) {
         const probe = await machine.probe(p)()
         if (E.isLeft(probe)) return probe
         if (probe.right._tag === 'Absent') continue
         const r = await machine.remove(p, { recursive: false })()
         if (E.isLeft(r)) return r
+        changed = true
       }
-      return E.right(undefined)
+      return E.right(changed)
     }
     case 'Restore': {
       const have = await machine.probe(undo.backup)()
@@ -68,6 +101,7 @@ export const run = async (machine: Machine, undo: Undo, temp: string | undefined
       const staging = PosixPath.sibling(undo.path, `.${PosixPath.basename(undo.path)}.plait-restore`)
       const cur = await machine.probe(undo.path)()
       if (E.isLeft(cur)) return cur
+      if (sameFile(cur.right, have.right)) return E.right(false)
       await machine.remove(staging, { recursive: true })()
       const copied = await machine.copy(undo.backup, staging)()
       if (E.isLeft(copied)) return copied
@@ -75,7 +109,7 @@ export const run = async (machine: Machine, undo: Undo, temp: string | undefined
         const rm = ignoreNotFound(await machine.remove(undo.path, { recursive: true })())
         if (E.isLeft(rm)) return rm
       }
-      return machine.rename(staging, undo.path)()
+      return E.map(() => true)(await machine.rename(staging, undo.path)())
     }
   }
 }

@@ -49,7 +49,7 @@ export interface Machine {
   readonly copy: (from: string, to: string) => TE.TaskEither<Fault, void>
 
   // state files (journal, lock): plain, durable writes
-  /** Creates a file that must not exist yet (O_EXCL), with the given bytes, fsynced. Exists fault if present. */
+  /** Creates a file that must not exist yet, fsynced; it appears with all its bytes at once. Exists fault if present. */
   readonly createExclusive: (path: string, data: Uint8Array) => TE.TaskEither<Fault, void>
   /** Appends bytes to a file (creating it), then fsyncs it: one durable journal record. */
   readonly append: (path: string, data: Uint8Array) => TE.TaskEither<Fault, void>

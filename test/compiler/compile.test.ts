@@ -126,4 +126,21 @@ describe('the CCM compatibility corpus', () => {
     expect(text).not.toMatch(/file#\/app\/config\/file.conf/)
     expect(text).not.toMatch(/file#\/etc\/motd/)
   })
+
+  it('shows only the first few syntax errors, and says how many more there were', () => {
+    const text = 'ccm:\n  resources: [\n' + Array.from({ length: 20 }, (_, i) => `  - x${i}: {`).join('\n') + '\n'
+    const es = errors(text)
+    expect(es.length).toBe(4)
+    expect(es[3]).toMatch(/more syntax errors, most likely caused by the first; fix it and run again/)
+  })
+
+  it('refuses the root directory as a file path', () => {
+    const es = errors('ccm:\n  resources:\n    - file:\n        - /:\n            ensure: directory\n            owner: root\n            group: root\n            mode: "0755"\n')
+    expect(es).toEqual(['error: m.yaml:4:11: file#/: file path cannot be the root directory "/"'])
+  })
+
+  it('with an invalid ensure, reports only the ensure, not the properties it would require', () => {
+    expect(errors(file('ensure: sideways'))).toEqual(['error: m.yaml:5:21: file#/etc/x: ensure must be one of present, absent, directory; got "sideways"'])
+    expect(errors(file('ensure: [1]')).some((e) => e.includes('required'))).toBe(false)
+  })
 })

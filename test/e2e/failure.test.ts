@@ -1,4 +1,6 @@
-// e2e: a step that really fails. By default the failed resource is reported and the others run;
+// e2e: a step that really fails. Plan refuses a file whose directory is missing or is a file, so
+// the failures here come from a parent that changed after the plan was saved (a parent directory
+// is not part of the staleness check: only the managed paths are). By default the failed resource is reported and the others run;
 // with --atomic the resources changed before it are rolled back; with fail_on_error the rest are
 // skipped. pre_message and post_message are printed around the run.
 import * as fs from 'node:fs'
@@ -40,8 +42,21 @@ ccm:
 
 const seed = (s: Sandbox): void => {
   put(s.at('/etc/app/a.conf'), 'old a\n', 0o600)
-  put(s.at('/etc/app/blocker'), 'I am a regular file\n', 0o644)
+  fs.mkdirSync(s.at('/etc/app/blocker'))
+  fs.mkdirSync(s.at('/etc/missing'))
   put(s.at('/etc/app/gone.conf'), 'gone\n', 0o644)
+}
+
+/** Plans and saves the plan, then breaks two parents: a regular file where a directory was, and a directory removed. */
+const planThenBreak = async (s: Sandbox, failOnError: boolean): Promise<string> => {
+  const m = s.manifest(manifest(failOnError))
+  const plan = path.join(s.host, 'plan.json')
+  const p = await plait(['plan', m, '--root', s.root, '--out', plan])
+  if (p.code !== 0) throw new Error(show(p))
+  fs.rmdirSync(s.at('/etc/app/blocker'))
+  put(s.at('/etc/app/blocker'), 'I am a regular file\n', 0o644)
+  fs.rmdirSync(s.at('/etc/missing'))
+  return plan
 }
 
 const outcome = (r: Run, id: string): string | undefined => {
@@ -70,8 +85,8 @@ describe.concurrent('failing steps', () => {
   it('default: the failing resources are reported failed, the others changed, exit 1', async ({ expect }) => {
     const s = sandbox()
     seed(s)
-    const m = s.manifest(manifest(false))
-    const r = await plait(['apply', m, '--root', s.root])
+    const plan = await planThenBreak(s, false)
+    const r = await plait(['apply', plan, '--root', s.root])
     expect(r.code, show(r)).toBe(1)
     expect(r.stderr).not.toMatch(stackFrame)
     around(expect, r)
@@ -84,6 +99,7 @@ describe.concurrent('failing steps', () => {
     expect(outcome(r, '/etc/app/gone.conf')).toBe('changed')
     expect(outcome(r, '/etc/missing/y.conf')).toBe('failed')
     expect(r.stdout).toMatch(/failed\s+file#\/etc\/missing\/y\.conf: .*\/etc\/missing does not exist/)
+    expect(r.stdout).not.toMatch(/y\.conf.*\n.*rolled back to how it was/) // nothing was written, so nothing to roll back
     expect(r.stdout).toContain('Apply: 5 changed, 0 stable, 2 failed, 0 skipped.')
     expect(read(s.at('/etc/app/a.conf'))).toBe('new a\n')
     expect(modeOf(s.at('/etc/app/a.conf'))).toBe('0644')
@@ -97,10 +113,7 @@ describe.concurrent('failing steps', () => {
   it('--atomic: the resources changed before the failure are rolled back and the rest not run', async ({ expect }) => {
     const s = sandbox()
     seed(s)
-    const m = s.manifest(manifest(false))
-    const plan = path.join(s.host, 'plan.json')
-    const p = await plait(['plan', m, '--root', s.root, '--out', plan])
-    expect(p.code, show(p)).toBe(0)
+    const plan = await planThenBreak(s, false)
     const before = snapshot(s.root)
     const r = await plait(['apply', plan, '--root', s.root, '--atomic'])
     expect(r.code, show(r)).toBe(1)
@@ -135,8 +148,8 @@ describe.concurrent('failing steps', () => {
   it('fail_on_error: the resources after the failure are skipped, the earlier ones stay changed', async ({ expect }) => {
     const s = sandbox()
     seed(s)
-    const m = s.manifest(manifest(true))
-    const r = await plait(['apply', m, '--root', s.root])
+    const plan = await planThenBreak(s, true)
+    const r = await plait(['apply', plan, '--root', s.root])
     expect(r.code, show(r)).toBe(1)
     around(expect, r)
     expect(outcome(r, '/etc/app/a.conf')).toBe('changed')

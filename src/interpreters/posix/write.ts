@@ -84,12 +84,21 @@ export const writeFileAtomic = async (confine: Confinement, path: string, data: 
 /** Creates a file that must not exist (O_EXCL), writes it and fsyncs it and its directory. */
 export const createExclusive = async (confine: Confinement, path: string, data: Uint8Array): Promise<void> => {
   const { dir, host } = await parentOf(confine, 'createExclusive', path)
-  const fh = await create(host, MachinePath.dirname(path), stateMode)
+  // Written in full under a private name, then hard-linked into place: link(2) fails with EEXIST
+  // like O_EXCL, and a reader (another apply checking the lock) never sees an empty file.
+  const staging = `${host}.${process.pid}.new`
+  await fs.unlink(staging).catch(() => undefined) // left by a killed process that had our pid
+  const fh = await create(staging, MachinePath.dirname(path), stateMode)
   try {
-    await fh.writeFile(data)
-    await fh.sync()
+    try {
+      await fh.writeFile(data)
+      await fh.sync()
+    } finally {
+      await fh.close()
+    }
+    await fs.link(staging, host)
   } finally {
-    await fh.close()
+    await fs.unlink(staging).catch(() => undefined)
   }
   await syncDirectory(dir)
 }

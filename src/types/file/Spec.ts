@@ -51,6 +51,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string): E.Eithe
   if (!PosixPath.isCleanAbsolute(raw.name)) {
     fail('Validation', `file path must be absolute and clean (no ".", "..", "//" or trailing "/"): "${raw.name}"`, raw.nameAt)
   }
+  else if (raw.name === '/') fail('Validation', 'file path cannot be the root directory "/"', raw.nameAt)
   if (raw.name.includes('\0')) fail('Validation', 'file path contains a NUL byte', raw.nameAt)
   const str = (e: Node.Entry): string | undefined => {
     const local: Diagnostic.Diagnostic[] = []
@@ -59,6 +60,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string): E.Eithe
     return v
   }
   let ensure: Ensure = 'present'
+  let ensureValid = true
   let ensureAt = raw.nameAt
   let content: ContentSpec = { _tag: 'Unmanaged' }
   let contentAt: Position | undefined
@@ -71,11 +73,17 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string): E.Eithe
     switch (e.key) {
       case 'ensure': {
         const v = str(e)
-        if (v === undefined) break
+        if (v === undefined) {
+          ensureValid = false
+          break
+        }
         if (v === 'present' || v === 'absent' || v === 'directory') {
           ensure = v
           ensureAt = e.value.at
-        } else fail('Validation', `ensure must be one of present, absent, directory; got "${v}"`, e.value.at)
+        } else {
+          ensureValid = false
+          fail('Validation', `ensure must be one of present, absent, directory; got "${v}"`, e.value.at)
+        }
         break
       }
       case 'content': {
@@ -139,7 +147,8 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string): E.Eithe
         }
     }
   }
-  if (ensure !== 'absent') {
+  // With an invalid ensure, whether owner, group and mode are required is unknown: say only what is wrong.
+  if (ensure !== 'absent' && ensureValid) {
     const given = new Set(raw.props.map((e) => e.key))
     for (const k of ['owner', 'group', 'mode'] as const) {
       if (!given.has(k)) {

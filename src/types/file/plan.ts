@@ -102,7 +102,7 @@ export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatu
         steps.push({ _tag: 'file.remove', path, kind: 'directory', recursive: !status.empty, reason: status.empty ? 'directory exists' : 'directory exists (force: remove with its contents)', noop: 'Would have removed the file' })
       } else {
         const kind = status._tag === 'File' ? 'file' : status._tag === 'Symlink' ? 'symlink' : 'other'
-        steps.push({ _tag: 'file.remove', path, kind, recursive: false, reason: `${kind === 'other' ? 'special file' : kind} exists`, noop: 'Would have removed the file' })
+        steps.push({ _tag: 'file.remove', path, kind, recursive: false, reason: kind === 'other' ? 'special file exists (its removal cannot be undone)' : `${kind} exists`, noop: 'Would have removed the file' })
       }
       break
     }
