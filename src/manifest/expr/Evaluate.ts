@@ -1,0 +1,406 @@
+// Evaluate: runs a checked expression in an environment and records what it read: every facts,
+// data and environ path, every file, and whether it read the clock. The clock and the file system
+// are inputs (a time value and a readFile capability), so evaluation stays pure.
+import * as E from 'fp-ts/lib/Either.js'
+import type { Node } from './Ast.js'
+import * as Builtins from './Builtins.js'
+import * as Ccm from './Ccm.js'
+import * as Check from './Check.js'
+import * as ExprError from './ExprError.js'
+import * as Operators from './Operators.js'
+import * as TemplateSyntax from './TemplateSyntax.js'
+import * as Value from './Value.js'
+
+// model
+
+export type Root = 'facts' | 'data' | 'environ'
+
+/** What an expression can see. */
+export interface Env {
+  readonly mode: Check.Mode
+  readonly facts: Value.ValueMap
+  readonly data: Value.ValueMap
+  /** Environment variables: a map of strings (a missing one reads as "", as in CCM). */
+  readonly environ: Value.ValueMap
+  /** The time `now()` gives; without it `now()` is an error. */
+  readonly now?: Value.Time
+  /** Reads a file relative to the manifest's directory (the path is cleaned, never absolute). */
+  readonly readFile?: (path: string) => E.Either<string, string>
+  /** Variables and functions a caller adds (a `@validate` expression's `value` and validators). */
+  readonly extra?: Extra
+}
+
+/** Extra names: a function gets its evaluated arguments and gives a value or an error message. */
+export interface Extra {
+  readonly variables?: ReadonlyMap<string, Value.Value>
+  readonly functions?: ReadonlyMap<string, (args: ReadonlyArray<Value.Value>) => E.Either<string, Value.Value>>
+}
+
+/** The names of an environment's extras, for the type check. */
+export const extraNames = (environment: Env): Check.Extra => ({
+  variables: new Set(environment.extra?.variables?.keys() ?? []),
+  functions: new Set(environment.extra?.functions?.keys() ?? []),
+})
+
+/** One facts, data or environ path an expression read (a missing key counts: its absence was read). */
+export interface Read {
+  readonly root: Root
+  readonly path: ReadonlyArray<string>
+}
+
+export interface Reads {
+  /** Sorted, without duplicates. */
+  readonly values: ReadonlyArray<Read>
+  /** Cleaned relative paths given to readFile, sorted. */
+  readonly files: ReadonlyArray<string>
+  readonly clock: boolean
+}
+
+export interface Outcome {
+  readonly value: Value.Value
+  readonly reads: Reads
+}
+
+/** How deeply `template()` may nest. */
+export const maxTemplateDepth = 8
+
+// constructors
+
+/** Builds an environment from plain data (parsed YAML or JSON), see Value.fromJS. */
+export const env = (input: {
+  readonly mode?: Check.Mode
+  readonly facts?: unknown
+  readonly data?: unknown
+  readonly environ?: Readonly<Record<string, string>>
+  readonly now?: Value.Time
+  readonly readFile?: (path: string) => E.Either<string, string>
+  readonly extra?: Extra
+}): Env => {
+  const asMap = (x: unknown): Value.ValueMap => {
+    const v = Value.fromJS(x)
+    return Value.isMap(v) ? v : Value.map([])
+  }
+  return {
+    mode: input.mode ?? 'manifest',
+    facts: asMap(input.facts),
+    data: asMap(input.data),
+    environ: asMap(input.environ),
+    ...(input.now !== undefined ? { now: input.now } : {}),
+    ...(input.readFile !== undefined ? { readFile: input.readFile } : {}),
+    ...(input.extra !== undefined ? { extra: input.extra } : {}),
+  }
+}
+
+// evaluation
+
+class Stop {
+  constructor(readonly error: ExprError.ExprError) {}
+}
+
+const fail = (message: string, at: number): never => {
+  throw new Stop(ExprError.runtime(message, at))
+}
+
+const orFail = <A>(r: E.Either<string, A>, at: number): A => (E.isLeft(r) ? fail(r.left, at) : r.right)
+
+interface Ref {
+  readonly root: Root
+  readonly path: ReadonlyArray<string>
+}
+
+/** An intermediate result: the value, where it came from (not yet recorded), and whether `?.` cut the chain. */
+interface R {
+  readonly value: Value.Value
+  readonly ref?: Ref
+  readonly shorted?: boolean
+}
+
+/** The mutable record of one evaluation; it never leaves this module. */
+class State implements Ccm.Recorder {
+  private readonly reads = new Map<string, Read>()
+  private readonly files = new Set<string>()
+  private clock = false
+  depth = 0
+
+  constructor(readonly env: Env) {}
+
+  readonly record = (ref: Ref): void => {
+    this.reads.set(`${ref.root}\u0000${ref.path.join('\u0000')}`, { root: ref.root, path: ref.path })
+  }
+
+  readonly readFile = (path: string): void => {
+    this.files.add(path)
+  }
+
+  readClock(): void {
+    this.clock = true
+  }
+
+  /** Records where a value came from and returns the value: it has been used. */
+  use(r: R): Value.Value {
+    if (r.ref !== undefined) this.record(r.ref)
+    return r.value
+  }
+
+  result(): Reads {
+    const values = [...this.reads.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)
+    return { values, files: [...this.files].sort(), clock: this.clock }
+  }
+}
+
+/** Type-checks and evaluates a tree. */
+export const evaluate = (node: Node, environment: Env): E.Either<ExprError.ExprError, Outcome> => {
+  const checked = Check.check(node, environment.mode, extraNames(environment))
+  if (E.isLeft(checked)) return checked
+  const state = new State(environment)
+  return run(() => {
+    const value = state.use(evaluateNode(node, state))
+    return { value, reads: state.result() }
+  })
+}
+
+/** Renders a parsed template (see Template.render); `matched` is false when every hole gave "" or nil. */
+export const renderTemplate = (
+  template: TemplateSyntax.Template,
+  environment: Env,
+): E.Either<ExprError.ExprError, Outcome & { readonly matched: boolean }> => {
+  const state = new State(environment)
+  return run(() => {
+    const r = render(template, state)
+    return { ...r, reads: state.result() }
+  })
+}
+
+const run = <A>(f: () => A): E.Either<ExprError.ExprError, A> => {
+  try {
+    return E.right(f())
+  } catch (e) {
+    if (e instanceof Stop) return E.left(e.error)
+    throw e
+  }
+}
+
+const render = (template: TemplateSyntax.Template, state: State): { value: Value.Value; matched: boolean } => {
+  const one = TemplateSyntax.single(template)
+  const hole = (h: TemplateSyntax.Hole): Value.Value => {
+    const checked = Check.check(h.node, state.env.mode, extraNames(state.env))
+    if (E.isLeft(checked)) throw new Stop(ExprError.shift(checked.left, h.offset))
+    try {
+      return state.use(evaluateNode(h.node, state))
+    } catch (e) {
+      if (e instanceof Stop) throw new Stop(ExprError.shift(e.error, h.offset))
+      throw e
+    }
+  }
+  const empty = (v: Value.Value): boolean => v === null || v === ''
+  if (one !== undefined) {
+    const value = hole(one)
+    return { value, matched: !empty(value) }
+  }
+  let out = ''
+  let matched = template.parts.length > 0 && template.parts.every((p) => p._tag === 'Text') && template.source !== ''
+  for (const p of template.parts) {
+    if (p._tag === 'Text') {
+      out += p.text
+    } else {
+      const v = hole(p)
+      if (!empty(v)) matched = true
+      out += Value.format(v)
+    }
+  }
+  return { value: out, matched }
+}
+
+const variable = (name: string, state: State): R => {
+  const { env } = state
+  const own = env.extra?.variables?.get(name)
+  if (own !== undefined) return { value: own }
+  if (env.mode === 'hierarchy') return name === 'facts' ? { value: env.facts, ref: { root: 'facts', path: [] } } : fail(`unknown name ${name}`, 0)
+  switch (name) {
+    case 'Facts':
+      return { value: env.facts, ref: { root: 'facts', path: [] } }
+    case 'Data':
+      return { value: env.data, ref: { root: 'data', path: [] } }
+    case 'Environ':
+      return { value: env.environ, ref: { root: 'environ', path: [] } }
+  }
+  return fail(`unknown name ${name}`, 0)
+}
+
+const evaluateNode = (n: Node, state: State): R => {
+  const ev = (x: Node): R => evaluateNode(x, state)
+  const use = (x: Node): Value.Value => state.use(ev(x))
+  switch (n._tag) {
+    case 'Nil':
+      return { value: null }
+    case 'Bool':
+    case 'Int':
+    case 'Float':
+    case 'Str':
+      return { value: n.value }
+    case 'Ident':
+      try {
+        return variable(n.name, state)
+      } catch (e) {
+        if (e instanceof Stop) fail(e.error.message, n.at)
+        throw e
+      }
+    case 'Array':
+      return { value: Value.array(n.items.map(use)) }
+    case 'Map':
+      return {
+        value: Value.map(
+          n.entries.map((e) => {
+            const k = use(e.key)
+            if (typeof k !== 'string') fail(`a map key must be a string, not ${Value.goType(k)}`, e.key.at)
+            return [k as string, use(e.value)] as const
+          }),
+        ),
+      }
+    case 'Unary':
+      return { value: orFail(Operators.unary(n.op, use(n.operand)), n.at) }
+    case 'Binary':
+      return binary(n, state)
+    case 'Compare': {
+      let left = use(n.first)
+      for (const link of n.links) {
+        const right = use(link.operand)
+        const r = orFail(Operators.binary(link.op, left, right), link.at)
+        if ((r === true) === link.negated) return { value: false }
+        left = right
+      }
+      return { value: true }
+    }
+    case 'Member':
+      return member(n, state)
+    case 'Slice': {
+      const o = ev(n.object)
+      if (o.shorted) return o
+      const from = n.from === undefined ? null : use(n.from)
+      const to = n.to === undefined ? null : use(n.to)
+      return { value: orFail(Operators.slice(state.use(o), from, to), n.at) }
+    }
+    case 'Call':
+      return { value: call(n, state) }
+    case 'Method': {
+      const o = ev(n.object)
+      if (o.shorted) return o
+      if (o.value === null && n.optional) return { value: null, shorted: true }
+      const v = state.use(o)
+      n.args.forEach(use)
+      if (!(v instanceof Value.Time)) return fail(`type ${Value.goType(v)} has no method ${n.name}`, n.at)
+      return { value: orFail(Builtins.timeMethod(v, n.name, n.args.length), n.at) }
+    }
+    case 'Conditional': {
+      const c = use(n.cond)
+      if (typeof c !== 'boolean') return fail(`non-bool expression (type ${Value.goType(c)}) used as condition`, n.cond.at)
+      if (c) return n.then === undefined ? { value: c } : ev(n.then)
+      return ev(n.otherwise)
+    }
+  }
+}
+
+const binary = (n: Extract<Node, { _tag: 'Binary' }>, state: State): R => {
+  const ev = (x: Node): R => evaluateNode(x, state)
+  const use = (x: Node): Value.Value => state.use(ev(x))
+  const bool = (v: Value.Value): boolean => (typeof v === 'boolean' ? v : fail(`non-bool value (type ${Value.goType(v)}) used with ${n.op}`, n.at))
+  switch (n.op) {
+    case 'and':
+    case '&&': {
+      if (!bool(use(n.left))) return { value: false }
+      return { value: bool(use(n.right)) }
+    }
+    case 'or':
+    case '||': {
+      if (bool(use(n.left))) return { value: true }
+      return { value: bool(use(n.right)) }
+    }
+    case '??': {
+      const l = ev(n.left)
+      if (l.value !== null) return l
+      if (l.ref !== undefined) state.record(l.ref)
+      return ev(n.right)
+    }
+    default: {
+      const l = use(n.left)
+      const r = use(n.right)
+      const v = orFail(Operators.binary(n.op, l, r), n.at)
+      return { value: n.negated ? !v : v }
+    }
+  }
+}
+
+const keyText = (k: Value.Value): string => (typeof k === 'string' ? k : Value.format(k))
+
+const member = (n: Extract<Node, { _tag: 'Member' }>, state: State): R => {
+  const o = evaluateNode(n.object, state)
+  if (o.shorted) return o
+  if (o.value === null && n.optional) {
+    if (o.ref !== undefined) state.record(o.ref)
+    return { value: null, shorted: true }
+  }
+  const k = state.use(evaluateNode(n.property, state))
+  const v = o.value
+  const child = (value: Value.Value, key: string): R => (o.ref === undefined ? { value } : { value, ref: { root: o.ref.root, path: [...o.ref.path, key] } })
+  if (Value.isMap(v)) {
+    if (typeof k !== 'string') return fail(`invalid operation: cannot use ${Value.goType(k)} as index to ${Value.goType(v)}`, n.at)
+    const found = Value.get(v, k)
+    const environ = o.ref !== undefined && o.ref.root === 'environ' && o.ref.path.length === 0
+    return child(found ?? (environ ? '' : null), k)
+  }
+  // An array element extends the array's path; anything else reads the object itself.
+  if (!Value.isArray(v)) state.use(o)
+  if (Value.isArray(v) || typeof v === 'string') {
+    if (typeof k !== 'bigint') return fail(`invalid operation: cannot use ${Value.goType(k)} as index to ${Value.goType(v)}`, n.at)
+    const bytes = typeof v === 'string' ? Value.utf8.encode(v) : undefined
+    const length = bytes === undefined ? (v as ReadonlyArray<Value.Value>).length : bytes.length
+    const i = k < 0n ? k + BigInt(length) : k
+    if (i < 0n || i >= BigInt(length)) return fail(`index out of range: ${i} (array length is ${length})`, n.at)
+    return bytes === undefined ? child((v as ReadonlyArray<Value.Value>)[Number(i)]!, i.toString()) : { value: BigInt(bytes[Number(i)]!) }
+  }
+  return fail(`cannot fetch ${keyText(k)} from ${Value.goType(v)}`, n.at)
+}
+
+const call = (n: Extract<Node, { _tag: 'Call' }>, state: State): Value.Value => {
+  const args = n.args.map((a) => state.use(evaluateNode(a, state)))
+  const b = Builtins.builtins.get(n.name)
+  if (b !== undefined) {
+    orFail(Builtins.arity(n.name, b, args.length), n.at)
+    return orFail(b.run(args), n.at)
+  }
+  const own = state.env.extra?.functions?.get(n.name)
+  if (own !== undefined) return orFail(own(args), n.at)
+  switch (n.name) {
+    case 'now':
+      if (state.env.now === undefined) return fail('now() is not available here: no clock was given to the evaluator', n.at)
+      state.readClock()
+      return state.env.now
+    case 'lookup':
+      return orFail(Ccm.lookup(args, state.env, state), n.at)
+    case 'readFile':
+    case 'file':
+      return orFail(Ccm.readFile(n.name, args, state.env, state), n.at)
+    case 'template':
+      return template(args, state, n.at)
+  }
+  return fail(`unknown func ${n.name}`, n.at)
+}
+
+const template = (args: ReadonlyArray<Value.Value>, state: State, at: number): Value.Value => {
+  const text = args[0]
+  if (args.length !== 1 || typeof text !== 'string') return fail('template requires a string argument', at)
+  if (text.endsWith('.jet')) return fail('Jet templates are not supported by plait', at)
+  const body = text.endsWith('.templ') ? orFail(Ccm.readFile('template', [text], state.env, state), at) : text
+  if (state.depth >= maxTemplateDepth) return fail('templates are nested too deeply', at)
+  const parsed = TemplateSyntax.parse(body)
+  if (E.isLeft(parsed)) return fail(`template: ${parsed.left.message}`, at)
+  state.depth += 1
+  try {
+    return render(parsed.right, state).value
+  } catch (e) {
+    if (e instanceof Stop) return fail(`template: ${e.error.message}`, at)
+    throw e
+  } finally {
+    state.depth -= 1
+  }
+}

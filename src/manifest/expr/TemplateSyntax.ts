@@ -1,0 +1,103 @@
+// TemplateSyntax: a string with `{{ expr }}` and `${ expr }` holes, split into text and parsed
+// holes. `${{` is a literal `$` followed by a `{{ }}` hole. A hole ends at the first `}}` (or `}`)
+// that is outside the expression's string literals and brackets.
+import * as E from 'fp-ts/lib/Either.js'
+import type { Node } from './Ast.js'
+import * as ExprError from './ExprError.js'
+import * as Parser from './Parser.js'
+
+// model
+
+export type Part =
+  | { readonly _tag: 'Text'; readonly text: string; readonly offset: number }
+  | {
+      readonly _tag: 'Hole'
+      readonly node: Node
+      /** The expression's source and its offset in the template. */
+      readonly source: string
+      readonly offset: number
+      readonly open: '{{' | '${'
+    }
+
+export type Hole = Extract<Part, { _tag: 'Hole' }>
+
+export interface Template {
+  readonly source: string
+  readonly parts: ReadonlyArray<Part>
+}
+
+// guards
+
+/** True when a string has no hole at all (the common case, which needs no parsing). */
+export const isPlain = (src: string): boolean => !src.includes('{{') && !src.includes('${')
+
+/** The hole of a template that is exactly one expression (whitespace around it aside), if it is one. */
+export const single = (t: Template): Hole | undefined => {
+  const holes = t.parts.filter((p): p is Hole => p._tag === 'Hole')
+  if (holes.length !== 1) return undefined
+  return t.parts.every((p) => p._tag === 'Hole' || p.text.trim() === '') ? holes[0] : undefined
+}
+
+// parsing
+
+/** Finds where a hole's expression ends: the offset of the closing delimiter, or -1. */
+const closing = (src: string, from: number, close: string): number => {
+  let depth = 0
+  let i = from
+  while (i < src.length) {
+    const c = src[i]!
+    if (c === '"' || c === "'" || c === '`') {
+      i += 1
+      while (i < src.length && src[i] !== c) i += c !== '`' && src[i] === '\\' ? 2 : 1
+      i += 1
+      continue
+    }
+    if (depth === 0 && src.startsWith(close, i)) return i
+    if (c === '(' || c === '[' || c === '{') depth += 1
+    else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth -= 1
+    i += 1
+  }
+  return -1
+}
+
+/** Splits a template into text and parsed holes; errors carry offsets into the template. */
+export const parse = (src: string): E.Either<ExprError.ExprError, Template> => {
+  const parts: Part[] = []
+  let text = ''
+  let textAt = 0
+  let i = 0
+  const flush = (): void => {
+    if (text !== '') parts.push({ _tag: 'Text', text, offset: textAt })
+    text = ''
+  }
+  while (i < src.length) {
+    let open: '{{' | '${' | undefined
+    if (src.startsWith('${{', i)) {
+      if (text === '') textAt = i
+      text += '$'
+      i += 1
+      continue
+    }
+    if (src.startsWith('{{', i)) open = '{{'
+    else if (src.startsWith('${', i)) open = '${'
+    if (open === undefined) {
+      if (text === '') textAt = i
+      text += src[i]
+      i += 1
+      continue
+    }
+    const close = open === '{{' ? '}}' : '}'
+    const start = i + 2
+    const end = closing(src, start, close)
+    if (end < 0) return E.left(ExprError.syntax(`unterminated ${open}: no closing ${close}`, i))
+    const source = src.slice(start, end)
+    if (source.trim() === '') return E.left(ExprError.syntax(`empty expression in ${open} ${close}`, i))
+    const node = Parser.parse(source)
+    if (E.isLeft(node)) return E.left(ExprError.shift(node.left, start))
+    flush()
+    parts.push({ _tag: 'Hole', node: node.right, source, offset: start, open })
+    i = end + close.length
+  }
+  flush()
+  return E.right({ source: src, parts })
+}
