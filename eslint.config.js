@@ -9,6 +9,7 @@ const pure = [
   'src/compiler/**/*.ts',
   'src/planfile/**/*.ts',
   'src/types/**/*.ts',
+  'src/libral/**/*.ts',
   'src/cli/render.ts',
   'src/executor/Journal.ts',
   'src/executor/Report.ts',

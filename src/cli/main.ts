@@ -217,13 +217,23 @@ program
     })
   })
 
+// The libral commands load execa and fast-check; `plait plan` and `apply` should not pay for that
+// at start-up, so they are registered only when they (or the help listing) are asked for.
+const sub = process.argv[2]
+const RalCli = sub === 'ral' || sub === 'provider' || sub === 'help' || sub === '--help' || sub === '-h' || sub === undefined ? await import('./ral.js') : undefined
+if (RalCli !== undefined) {
+  RalCli.register(program)
+  ;(await import('./provider.js')).register(program)
+}
+
 const main = async (): Promise<number> => {
   try {
     await program.parseAsync(process.argv)
     return 0
   } catch (e) {
     if (e instanceof Exit) return e.code
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT_ERROR
+    // `plait ral` keeps ralsh's exit codes (1 not found, 2 error); other commander exits are usage errors.
+    if (e instanceof CommanderError) return RalCli !== undefined && e.code === RalCli.exitCode ? e.exitCode : e.exitCode === 0 ? 0 : EXIT_ERROR
     err(`error: internal error: ${(e as Error).message}\n  please report this with the command you ran\n`)
     if (process.env['PLAIT_DEBUG'] !== undefined) err(`${(e as Error).stack ?? ''}\n`)
     return EXIT_ERROR
