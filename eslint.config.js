@@ -10,6 +10,7 @@ const pure = [
   'src/planfile/**/*.ts',
   'src/types/**/*.ts',
   'src/libral/**/*.ts',
+  'src/facts/**/*.ts',
   'src/cli/render.ts',
   'src/executor/Journal.ts',
   'src/executor/Report.ts',

@@ -13,6 +13,7 @@ import * as ReportM from '../executor/Report.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
+import * as FactsCommand from './facts.js'
 import { planManifest, readHost } from './pipeline.js'
 import * as Render from './render.js'
 
@@ -216,6 +217,8 @@ program
       recovered = true
     })
   })
+
+FactsCommand.register(program)
 
 // The libral commands load execa and fast-check; `plait plan` and `apply` should not pay for that
 // at start-up, so they are registered only when they (or the help listing) are asked for.

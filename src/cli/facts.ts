@@ -1,0 +1,82 @@
+// facts: `plait facts [QUERY]`, the facts a manifest sees on this machine (or, with --facts,
+// on another), whole or one value by a dotted query.
+import { realpath, stat } from 'node:fs/promises'
+import { Command, CommanderError } from 'commander'
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../core/Diagnostic.js'
+import * as Facts from '../facts/Facts.js'
+import * as FactsGather from '../interpreters/posix/facts.js'
+import * as Posix from '../interpreters/posix/posix.js'
+import * as Render from './render.js'
+
+// model
+
+/** What the command uses from the outside world; tests replace parts of it. */
+export interface Deps {
+  readonly out: (s: string) => void
+  readonly err: (s: string) => void
+  /** Configuration directories for facts files, lowest precedence first. */
+  readonly dirs: () => ReadonlyArray<string>
+  readonly gather: (o: FactsGather.Options) => Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Facts.Facts>>
+}
+
+interface Flags {
+  readonly root?: string
+  readonly facts?: string
+  readonly fact: ReadonlyArray<string>
+  readonly json?: boolean
+}
+
+const defaults: Deps = {
+  out: (s) => {
+    process.stdout.write(s)
+  },
+  err: (s) => {
+    process.stderr.write(s)
+  },
+  dirs: () => FactsGather.defaultDirs(process.env),
+  gather: FactsGather.gather,
+}
+
+/** Exit code 1 without more output: the diagnostics are already written (main turns this into the exit code). */
+const failed = (): CommanderError => new CommanderError(1, 'plait.facts', 'plait facts failed')
+
+// constructors
+
+/** Adds `plait facts [QUERY] [--root DIR] [--facts FILE] [--fact k=v]... [--json]` to a program. */
+export const register = (program: Command, deps: Partial<Deps> = {}): Command => {
+  const d: Deps = { ...defaults, ...deps }
+  return program
+    .command('facts')
+    .description('print the facts a manifest sees: system facts, facts files, --facts and --fact, merged')
+    .argument('[query]', 'a dotted path: host.info.platformFamily, cpu.info.0.modelName, cpu.info.# (a count), cpu.info.#.modelName')
+    .option('--root <dir>', 'read the operating system release files (/etc/os-release, ...) below this directory')
+    .option('--facts <file>', "another machine's facts (JSON or YAML, as `plait facts --json` prints them there), used instead of this machine's")
+    .option('--fact <key=value>', 'set a fact, repeatable; a dotted key builds maps; the value is a string', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--json', 'print JSON')
+    .action(async (query: string | undefined, o: Flags) => {
+      const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
+        d.err(Render.diagnostics(ds))
+        throw failed()
+      }
+      let root = '/'
+      if (o.root !== undefined) {
+        try {
+          root = await realpath(o.root)
+          if (!(await stat(root)).isDirectory()) throw new Error('not a directory')
+        } catch {
+          fail([Diagnostic.make('Io', `--root ${o.root}: not an existing directory`)])
+        }
+      }
+      const facts = await d.gather({
+        machine: Posix.make(root === '/' ? {} : { root }),
+        dirs: d.dirs(),
+        ...(o.facts !== undefined ? { factsFile: o.facts } : {}),
+        assignments: o.fact,
+      })
+      if (E.isLeft(facts)) return fail(facts.left)
+      const value = Facts.query(facts.right, query ?? '')
+      if (E.isLeft(value)) return fail([Diagnostic.make('Validation', `no fact at "${query ?? ''}": ${value.left}`)])
+      d.out(Facts.render(value.right, o.json === true ? 'json' : 'text'))
+    })
+}
