@@ -2,6 +2,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Digest from '../core/Digest.js'
+import * as Evaluate from '../manifest/expr/Evaluate.js'
 import * as Manifest from '../manifest/Manifest.js'
 import * as Yaml from '../manifest/Yaml.js'
 import * as FileSpec from '../types/file/Spec.js'
@@ -33,6 +34,7 @@ export const compile = (file: string, text: string, baseDir: string): E.Either<R
   const decoded = Manifest.decode(file, tree.right)
   const m = decoded.manifest
   const problems: Diagnostic.Diagnostic[] = [...decoded.problems]
+  const scope = Evaluate.env({ mode: 'manifest', data: m.data })
   const resources: FileSpec.FileSpec[] = []
   const seen = new Map<string, FileSpec.FileSpec>()
   for (const raw of m.resources) {
@@ -42,7 +44,7 @@ export const compile = (file: string, text: string, baseDir: string): E.Either<R
       )
       continue
     }
-    const spec = FileSpec.decode(raw, { data: m.data }, baseDir)
+    const spec = FileSpec.decode(raw, scope, baseDir)
     if (E.isLeft(spec)) {
       problems.push(...spec.left)
       continue

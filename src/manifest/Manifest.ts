@@ -3,8 +3,12 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import type { Position } from '../core/Position.js'
 import * as Node from './Node.js'
-import * as Template from './Template.js'
-import type { Scope } from './Expr.js'
+import * as Evaluate from './expr/Evaluate.js'
+import * as Template from './expr/Template.js'
+import * as Value from './expr/Value.js'
+
+/** What templates in a manifest can read: the expression environment (data; facts and environ when given). */
+export type Scope = Evaluate.Env
 
 // model
 
@@ -61,7 +65,7 @@ export const decode = (file: string, root: Node.Node): { readonly manifest: Mani
       fail('Decode', `"data" must be a map, found ${Node.describe(dataEntry.value)}`, dataEntry.value.at)
     }
   }
-  const scope: Scope = { data }
+  const scope: Scope = Evaluate.env({ mode: 'manifest', data })
   const ccm = Node.get(root, 'ccm')
   const resources: RawResource[] = []
   let failOnError = false
@@ -173,16 +177,16 @@ export const renderString = (n: Node.Node, scope: Scope, problems: Diagnostic.Di
     problems.push(Diagnostic.make('Decode', `expected a string, found ${Node.describe(n)}`, { at: n.at }))
     return undefined
   }
-  const r = Template.render(n.text, scope)
+  const r = Template.render(n.text, scope, { base: n.at, shift: n.quoted ? 1 : 0 })
   if (E.isLeft(r)) {
-    problems.push(Diagnostic.make('Expression', `${r.left.message} (at offset ${r.left.offset} of "${n.text}")`, { at: n.at }))
+    problems.push(Diagnostic.make('Expression', r.left.message, { at: r.left.at ?? n.at }))
     return undefined
   }
-  const v = r.right
-  if (v === null || v === undefined) return ''
-  if (typeof v === 'object') {
-    problems.push(Diagnostic.make('Expression', `expression gives ${Array.isArray(v) ? 'a list' : 'a map'} where a string is expected`, { at: n.at }))
+  const v = r.right.value
+  if (v === null) return ''
+  if (Value.isArray(v) || Value.isMap(v)) {
+    problems.push(Diagnostic.make('Expression', `expression gives ${Value.isArray(v) ? 'a list' : 'a map'} where a string is expected`, { at: n.at }))
     return undefined
   }
-  return String(v)
+  return typeof v === 'string' ? v : Value.format(v)
 }

@@ -76,7 +76,7 @@ ccm:
     ['owner: root\ngroup: root\nmode: "0644"\ncolour: blue', /m.yaml:8:13: file#\/etc\/x: unknown property "colour"/],
     ['owner: root\ngroup: root\nmode: "0644"\nrequire: [file#/a]', /"require" is not supported by this version of plait yet/],
     ['ensure: directory\nowner: root\ngroup: root\nmode: "0755"\ncontent: x', /content cannot be used with ensure: directory/],
-    ['ensure: absent\ncontent: "{{ nosuch() }}"', /unknown function 'nosuch'/],
+    ['ensure: absent\ncontent: "{{ nosuch() }}"', /unknown func nosuch \(in "{{ nosuch\(\) }}", column 4\)/],
   ])('refuses %j', (props, why) => {
     expect(errors(file(props)).join('\n')).toMatch(why)
   })

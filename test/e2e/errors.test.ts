@@ -82,11 +82,11 @@ const cases: Record<string, Case> = {
   'missing source file': { manifest: file(`            source: files/nope.txt\n${attrs}`), at: '4:11', resource: 'file#/etc/x', plan: true, says: /cannot read source "files\/nope.txt".*no such file/ },
   'source that is a directory': { manifest: file(`            source: files\n${attrs}`), beside: { 'files/a': 'a\n' }, at: '4:11', resource: 'file#/etc/x', says: /cannot read source "files".*directory/ },
   // templates
-  'unknown template function': { manifest: file(`            content: "{{ upper('x') }}"\n${attrs}`), at: '5:22', resource: 'file#/etc/x', plan: true, says: /unknown function 'upper'/ },
-  'bad expression': { manifest: file(`            content: "a {{ lookup( }} b"\n${attrs}`), at: '5:22', resource: 'file#/etc/x', says: /expected a value at end of expression/ },
-  'unterminated template': { manifest: file(`            content: "a {{ lookup('data.x') b"\n${attrs}`), at: '5:22', resource: 'file#/etc/x', says: /unterminated '\{\{'/ },
-  'lookup of a missing key': { manifest: file(`            content: "{{ lookup('data.nope') }}"\n${attrs}`), at: '5:22', resource: 'file#/etc/x', says: /lookup\('data.nope'\): no such key/ },
-  'unknown name in ${ }': { manifest: file(`            content: "\${ Dta.x }"\n${attrs}`), at: '5:22', resource: 'file#/etc/x', says: /unknown name 'Dta'/ },
+  'unknown template function': { manifest: file(`            content: "{{ nosuch('x') }}"\n${attrs}`), at: '5:26', resource: 'file#/etc/x', plan: true, says: /unknown func nosuch/ },
+  'bad expression': { manifest: file(`            content: "a {{ 1 + }} b"\n${attrs}`), at: '5:31', resource: 'file#/etc/x', says: /unexpected token/ },
+  'unterminated template': { manifest: file(`            content: "a {{ lookup('data.x') b"\n${attrs}`), at: '5:25', resource: 'file#/etc/x', says: /unterminated \{\{: no closing \}\}/ },
+  'lookup of a missing key': { manifest: file(`            content: "{{ lookup('data.nope') }}"\n${attrs}`), at: '5:26', resource: 'file#/etc/x', says: /missing key 'data.nope'/ },
+  'unknown name in ${ }': { manifest: file(`            content: "\${ Dta.x }"\n${attrs}`), at: '5:26', resource: 'file#/etc/x', says: /unknown name Dta/ },
 }
 
 const check = (expect: import('vitest').ExpectStatic, r: Run, m: string, c: Case): void => {

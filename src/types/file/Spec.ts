@@ -5,8 +5,7 @@ import * as Mode from '../../core/Mode.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import type { Position } from '../../core/Position.js'
 import * as ResourceId from '../../core/ResourceId.js'
-import type { Scope } from '../../manifest/Expr.js'
-import { renderString, type RawResource } from '../../manifest/Manifest.js'
+import { renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
 import * as Node from '../../manifest/Node.js'
 
 // model
