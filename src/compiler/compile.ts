@@ -2,7 +2,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Digest from '../core/Digest.js'
-import * as Evaluate from '../manifest/expr/Evaluate.js'
+import * as Annotations from '../manifest/Annotations.js'
 import * as Manifest from '../manifest/Manifest.js'
 import * as Yaml from '../manifest/Yaml.js'
 import * as FileSpec from '../types/file/Spec.js'
@@ -28,13 +28,19 @@ const firstSyntaxErrors = (file: string, ds: ReadonlyArray<Diagnostic.Diagnostic
  * Compiles a manifest. `file` names it in diagnostics and in the plan; `baseDir` is the directory
  * relative `source` paths resolve against (the manifest's own directory).
  */
-export const compile = (file: string, text: string, baseDir: string): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> => {
+export const compile = (file: string, text: string, baseDir: string, inputs: Manifest.Inputs = {}): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> => {
   const tree = Yaml.parse(file, text)
   if (E.isLeft(tree)) return E.left(firstSyntaxErrors(file, tree.left))
-  const decoded = Manifest.decode(file, tree.right)
+  const decoded = Manifest.decode(file, tree.right, inputs)
   const m = decoded.manifest
   const problems: Diagnostic.Diagnostic[] = [...decoded.problems]
-  const scope = Evaluate.env({ mode: 'manifest', data: m.data })
+  // CCM's data annotations (@require, @validate) hold for the data after the hierarchy resolved.
+  if (m.dataNode !== undefined) {
+    const annotations = Annotations.extract(file, text)
+    if (E.isLeft(annotations)) problems.push(...annotations.left)
+    else problems.push(...Annotations.check(m.dataNode, annotations.right.rules))
+  }
+  const scope = m.scope
   const resources: FileSpec.FileSpec[] = []
   const seen = new Map<string, FileSpec.FileSpec>()
   for (const raw of m.resources) {

@@ -2,6 +2,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import type { Position } from '../core/Position.js'
+import * as Hierarchy from './Hierarchy.js'
 import * as Node from './Node.js'
 import * as Evaluate from './expr/Evaluate.js'
 import * as Template from './expr/Template.js'
@@ -23,7 +24,12 @@ export interface RawResource {
 
 export interface Manifest {
   readonly file: string
+  /** The data after the hierarchy and overrides were applied (CCM's resolution). */
   readonly data: unknown
+  /** The same data as a positioned tree, for annotation checks. */
+  readonly dataNode?: Node.MapNode
+  /** The environment the resources' templates are rendered in. */
+  readonly scope: Scope
   readonly failOnError: boolean
   readonly preMessage?: string
   readonly postMessage?: string
@@ -40,39 +46,53 @@ export const ccmKeys = ['resources', 'fail_on_error', 'pre_message', 'post_messa
  * Decodes a manifest tree. Returns what could be decoded together with every problem found, so
  * that a caller can go on to report the resources' own problems too; any problem fails the whole.
  */
-export const decode = (file: string, root: Node.Node): { readonly manifest: Manifest; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } => {
+/** What a manifest's hierarchy entries can read: the facts (CCM's restricted environment). */
+export interface Inputs {
+  readonly facts?: unknown
+  readonly environ?: Readonly<Record<string, string>>
+}
+
+/** The evaluators of the hierarchy: templates rendered with only `lookup` and the facts. */
+export const hierarchyEvaluators = (facts: unknown): Hierarchy.Evaluators => {
+  const env = Evaluate.env({ mode: 'hierarchy', facts })
+  const problem = (p: Template.Problem): Hierarchy.EvalError => ({ message: p.error.message, offset: p.error.offset })
+  return {
+    entry: (t) => E.bimap(problem, (r: Template.Rendered & { readonly value: string }) => ({ key: r.value, matched: r.matched }))(Template.renderText(t, env)),
+    value: (t) => E.bimap(problem, (r: Template.Rendered) => Value.toJS(r.value))(Template.render(t, env)),
+  }
+}
+
+export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { readonly manifest: Manifest; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } => {
   const problems: Diagnostic.Diagnostic[] = []
   const fail = (code: Diagnostic.Code, message: string, at: Position, hint?: string): void => {
     problems.push(Diagnostic.make(code, message, { at, hint }))
   }
   if (root._tag !== 'Map') {
     fail('Decode', `a manifest must be a map with a "ccm" key, found ${Node.describe(root)}`, root.at)
-    return { manifest: { file, data: {}, failOnError: false, resources: [] }, problems }
+    return { manifest: { file, data: {}, scope: Evaluate.env({ mode: 'manifest' }), failOnError: false, resources: [] }, problems }
   }
   for (const e of root.entries) {
     if (!(topKeys as ReadonlyArray<string>).includes(e.key)) {
       fail('UnknownKey', `unknown top-level key "${e.key}"`, e.keyAt, `allowed keys: ${topKeys.join(', ')}`)
     }
-    if (e.key === 'hierarchy' || e.key === 'overrides') {
-      fail('Unsupported', `"${e.key}" is not supported by this version of plait yet`, e.keyAt)
-    }
   }
-  const dataEntry = Node.get(root, 'data')
   let data: unknown = {}
-  if (dataEntry !== undefined) {
-    if (dataEntry.value._tag === 'Map') data = Node.toJS(dataEntry.value)
-    else if (!(dataEntry.value._tag === 'Scalar' && dataEntry.value.value === null)) {
-      fail('Decode', `"data" must be a map, found ${Node.describe(dataEntry.value)}`, dataEntry.value.at)
-    }
+  let dataNode: Node.MapNode | undefined
+  const resolved = E.chain((src: Hierarchy.Source) => Hierarchy.resolve(src, hierarchyEvaluators(inputs.facts)))(Hierarchy.fromDocument(root, 'manifest'))
+  if (E.isLeft(resolved)) problems.push(...resolved.left)
+  else {
+    dataNode = resolved.right.data
+    data = Hierarchy.toJS(resolved.right.data)
   }
-  const scope: Scope = Evaluate.env({ mode: 'manifest', data })
+  const scope: Scope = Evaluate.env({ mode: 'manifest', data, facts: inputs.facts, ...(inputs.environ !== undefined ? { environ: inputs.environ } : {}) })
   const ccm = Node.get(root, 'ccm')
   const resources: RawResource[] = []
   let failOnError = false
   let preMessage: string | undefined
   let postMessage: string | undefined
+  // CCM's schema requires no key: a document of data alone (a hiera file) is a manifest with no resources.
   if (ccm === undefined) {
-    fail('Decode', 'a manifest needs a "ccm" key with a "resources" list', root.at)
+    // nothing to decode
   } else if (ccm.value._tag !== 'Map') {
     fail('Decode', `"ccm" must be a map, found ${Node.describe(ccm.value)}`, ccm.value.at)
   } else {
@@ -95,7 +115,7 @@ export const decode = (file: string, root: Node.Node): { readonly manifest: Mani
     const list = Node.get(ccm.value, 'resources')
     if (list !== undefined) decodeResources(list.value, scope, resources, problems)
   }
-  const manifest: Manifest = { file, data, failOnError, resources, ...(preMessage !== undefined ? { preMessage } : {}), ...(postMessage !== undefined ? { postMessage } : {}) }
+  const manifest: Manifest = { file, data, ...(dataNode !== undefined ? { dataNode } : {}), scope, failOnError, resources, ...(preMessage !== undefined ? { preMessage } : {}), ...(postMessage !== undefined ? { postMessage } : {}) }
   return { manifest, problems }
 }
 

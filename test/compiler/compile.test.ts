@@ -5,6 +5,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
 import { compile } from '../../src/compiler/compile.js'
+import * as Manifest from '../../src/manifest/Manifest.js'
+import * as Yaml from '../../src/manifest/Yaml.js'
 
 const compat = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'compat', 'ccm')
 const fromCompat = (name: string) => compile(name, readFileSync(join(compat, name), 'utf8'), '/srv/manifests')
@@ -142,5 +144,48 @@ describe('the CCM compatibility corpus', () => {
   it('with an invalid ensure, reports only the ensure, not the properties it would require', () => {
     expect(errors(file('ensure: sideways'))).toEqual(['error: m.yaml:5:21: file#/etc/x: ensure must be one of present, absent, directory; got "sideways"'])
     expect(errors(file('ensure: [1]')).some((e) => e.includes('required'))).toBe(false)
+  })
+
+  it('hiera-annotated.yaml resolves its hierarchy with the facts: deep merges every matching override', () => {
+    const text = readFileSync(join(compat, 'hiera-annotated.yaml'), 'utf8')
+    const tree = Yaml.parse('hiera-annotated.yaml', text)
+    if (E.isLeft(tree)) throw new Error('parse')
+    const decoded = Manifest.decode('hiera-annotated.yaml', tree.right, { facts: { env: 'prod', role: 'web', hostname: 'web1' } })
+    expect(decoded.problems).toEqual([])
+    expect(decoded.manifest.data).toEqual({ log_level: 'WARN', packages: ['ca-certificates', 'nginx'], web: { listen_port: 443, tls: true } })
+    expect(decoded.manifest.resources).toEqual([])
+    // with no matching facts, the base data stands
+    const bare = Manifest.decode('hiera-annotated.yaml', tree.right, { facts: {} })
+    expect(bare.manifest.data).toEqual({ log_level: 'INFO', packages: ['ca-certificates'], web: { listen_port: 80, tls: false } })
+    expect(E.isRight(fromCompat('hiera-annotated.yaml'))).toBe(true)
+  })
+
+  it('hiera-data-annotations.yaml compiles, its validators pass, and a value that breaks one is refused at its position', () => {
+    expect(E.isRight(fromCompat('hiera-data-annotations.yaml'))).toBe(true)
+    const text = readFileSync(join(compat, 'hiera-data-annotations.yaml'), 'utf8').replace('listen_address: 10.0.0.1', 'listen_address: 10.0.0.300')
+    const r = compile('h.yaml', text, '/srv')
+    expect(E.isLeft(r) && r.left.map(Diagnostic.render).join('\n')).toMatch(/^error: h\.yaml:12:\d+: .*listen_address/m)
+  })
+
+  it('a resource template reads the resolved data', () => {
+    const c = ok(`hierarchy:
+  order: [ "env:\${ lookup('facts.env') }" ]
+data:
+  motd: base
+overrides:
+  env:prod:
+    motd: production
+ccm:
+  resources:
+    - file:
+        - /etc/motd:
+            content: "{{ Data.motd }}"
+            owner: root
+            group: root
+            mode: "0644"
+`)
+    expect(c.resources[0]!.content).toEqual({ _tag: 'Inline', text: 'base' })
+    const r = compile('m.yaml', `hierarchy:\n  order: [ "env:\${ lookup('facts.env') }" ]\ndata:\n  motd: base\noverrides:\n  env:prod:\n    motd: production\nccm:\n  resources:\n    - file:\n        - /etc/motd:\n            content: "{{ Data.motd }}"\n            owner: root\n            group: root\n            mode: "0644"\n`, '/srv', { facts: { env: 'prod' } })
+    expect(E.isRight(r) && r.right.resources[0]!.content).toEqual({ _tag: 'Inline', text: 'production' })
   })
 })
