@@ -13,6 +13,7 @@ import * as ReportM from '../executor/Report.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
+import * as CompileCommands from './compileCommands.js'
 import * as FactsCommand from './facts.js'
 import { planManifest, readHost } from './pipeline.js'
 import * as Render from './render.js'
@@ -218,6 +219,7 @@ program
     })
   })
 
+CompileCommands.register(program)
 FactsCommand.register(program)
 
 // The libral commands load execa and fast-check; `plait plan` and `apply` should not pay for that

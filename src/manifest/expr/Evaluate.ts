@@ -195,7 +195,11 @@ const render = (template: TemplateSyntax.Template, state: State): { value: Value
   const empty = (v: Value.Value): boolean => v === null || v === ''
   if (one !== undefined) {
     const value = hole(one)
-    return { value, matched: !empty(value) }
+    // A lone hole keeps a non-string value's type; a string keeps the whitespace written around
+    // the hole, so that "{{ Data.motd }}\n" still ends in a newline.
+    if (typeof value !== 'string') return { value, matched: !empty(value) }
+    const text = template.parts.map((p) => (p._tag === 'Text' ? p.text : value)).join('')
+    return { value: text, matched: !empty(value) }
   }
   let out = ''
   let matched = template.parts.length > 0 && template.parts.every((p) => p._tag === 'Text') && template.source !== ''

@@ -96,3 +96,14 @@ describe('Template.render', () => {
     }
   })
 })
+
+describe('whitespace around a lone hole', () => {
+  it('a string value keeps the whitespace written around the hole (file content keeps its newline)', () => {
+    expect(rendered('{{ "motd" }}\n')).toBe('motd\n')
+    expect(rendered('  ${ "x" }  ')).toBe('  x  ')
+  })
+  it('a non-string value keeps its type, as CCM gives it', () => {
+    expect(rendered('{{ 1 + 1 }}\n')).toBe(2n)
+    expect(rendered(' {{ [1] }} ')).toEqual([1n])
+  })
+})

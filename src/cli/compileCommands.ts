@@ -1,0 +1,90 @@
+// compileCommands: `plait validate` and `plait compile`, the compile-only commands: they read a
+// manifest and its facts and stop before anything of the target is observed, so they run on a
+// machine that is not the target (a laptop, a code review job).
+import * as nodePath from 'node:path'
+import { Command, CommanderError } from 'commander'
+import * as E from 'fp-ts/lib/Either.js'
+import type { Catalog } from '../compiler/Catalog.js'
+import { compile } from '../compiler/compile.js'
+import * as Diagnostic from '../core/Diagnostic.js'
+import * as Facts from '../facts/Facts.js'
+import * as FactsGather from '../interpreters/posix/facts.js'
+import * as Posix from '../interpreters/posix/posix.js'
+import { readManifest } from './pipeline.js'
+import * as Render from './render.js'
+
+interface Flags {
+  readonly facts?: string
+  readonly fact: ReadonlyArray<string>
+  readonly json?: boolean
+}
+
+const failed = (): CommanderError => new CommanderError(1, 'plait.compile', 'compilation failed')
+
+const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
+  process.stderr.write(Render.diagnostics(ds))
+  throw failed()
+}
+
+/** The facts to compile with: --facts FILE (else this machine's, when `local`; else none), then --fact on top. */
+const factsFor = async (o: Flags, local: boolean): Promise<Facts.Facts> => {
+  if (local || o.facts !== undefined) {
+    const r = await FactsGather.gather({ machine: Posix.make({}), dirs: FactsGather.defaultDirs(process.env), ...(o.facts !== undefined ? { factsFile: o.facts } : {}), assignments: o.fact })
+    return E.isLeft(r) ? fail(r.left) : r.right
+  }
+  const assignments = o.fact.map(Facts.assignment)
+  const bad = assignments.flatMap((a) => (E.isLeft(a) ? [a.left] : []))
+  if (bad.length > 0) return fail(bad)
+  return Facts.assemble({ system: Facts.empty, files: [], assignments: assignments.flatMap((a) => (E.isRight(a) ? [a.right] : [])) })
+}
+
+const compileFile = async (manifest: string, facts: Facts.Facts): Promise<Catalog> => {
+  const text = await readManifest(manifest)
+  if (E.isLeft(text)) return fail(text.left)
+  const catalog = compile(manifest, text.right, nodePath.dirname(nodePath.resolve(manifest)), { facts })
+  return E.isLeft(catalog) ? fail(catalog.left) : catalog.right
+}
+
+/** The catalog in text: one line per resource with where it was declared and its properties. */
+export const renderCatalog = (c: Catalog): string => {
+  const lines = [`${c.manifest.file}: ${c.resources.length} resource${c.resources.length === 1 ? '' : 's'}`]
+  for (const r of c.resources) {
+    const props = [`ensure=${r.ensure}`]
+    if (r.owner !== undefined) props.push(`owner=${r.owner}`)
+    if (r.group !== undefined) props.push(`group=${r.group}`)
+    if (r.mode !== undefined) props.push(`mode=${r.mode.toString(8).padStart(4, '0')}`)
+    if (r.content._tag === 'Inline') props.push(`content=${JSON.stringify(r.content.text.length > 40 ? r.content.text.slice(0, 40) + '…' : r.content.text)}`)
+    if (r.content._tag === 'Source') props.push(`source=${r.content.written}`)
+    if (r.force) props.push('force=true')
+    lines.push(`  ${r.id}  (${r.at.file}:${r.at.line}:${r.at.col})  ${props.join(' ')}`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+const factOptions = (c: Command): Command =>
+  c
+    .option('--facts <file>', "the target machine's facts (JSON or YAML, as `plait facts --json` prints them there)")
+    .option('--fact <key=value>', 'set a fact, repeatable; a dotted key builds maps', (v: string, prev: string[]) => [...prev, v], [] as string[])
+
+/** Adds `plait validate` and `plait compile` to a program. */
+export const register = (program: Command): void => {
+  factOptions(
+    program
+      .command('validate')
+      .description('parse, decode, resolve and type-check a manifest; observes nothing and uses no facts unless given')
+      .argument('<manifest>', 'the manifest (CCM YAML format)'),
+  ).action(async (manifest: string, o: Flags) => {
+    const c = await compileFile(manifest, await factsFor(o, false))
+    process.stdout.write(`${manifest}: valid, ${c.resources.length} resource${c.resources.length === 1 ? '' : 's'}\n`)
+  })
+  factOptions(
+    program
+      .command('compile')
+      .description("print the resolved catalog: every resource as the target will be asked for it (this machine's facts unless --facts)")
+      .argument('<manifest>', 'the manifest (CCM YAML format)')
+      .option('--json', 'print the catalog as JSON'),
+  ).action(async (manifest: string, o: Flags) => {
+    const c = await compileFile(manifest, await factsFor(o, true))
+    process.stdout.write(o.json === true ? JSON.stringify(c, null, 2) + '\n' : renderCatalog(c))
+  })
+}

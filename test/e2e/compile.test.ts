@@ -1,0 +1,73 @@
+// e2e: the compile-only commands, `plait validate` and `plait compile`, on the built binary. They
+// read the manifest (and the facts they are given) and never observe or touch a machine.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { afterAll, beforeAll, describe, it } from 'vitest'
+import { cleanup, ensureBuilt, plait, sandbox, show, stackFrame } from './helpers.js'
+
+beforeAll(ensureBuilt)
+afterAll(cleanup)
+
+const manifest = `hierarchy:
+  order:
+    - "env:\${ lookup('facts.env') }"
+data:
+  greeting: hello
+  # @validate isIPv4(value)
+  listen: 10.0.0.1
+overrides:
+  env:prod:
+    greeting: good day
+ccm:
+  resources:
+    - file:
+        - /etc/motd:
+            content: "{{ Data.greeting }}\\n"
+            owner: root
+            group: root
+            mode: "0644"
+`
+
+describe.concurrent('validate and compile', () => {
+  it('validate: a good manifest is valid, with its resource count', async ({ expect }) => {
+    const s = sandbox()
+    const r = await plait(['validate', s.manifest(manifest)])
+    expect(r.code, show(r)).toBe(0)
+    expect(r.stdout).toMatch(/manifest\.yaml: valid, 1 resource\n$/)
+  })
+
+  it('validate: a broken annotation and a bad mode are errors with positions, exit 1, no stack trace', async ({ expect }) => {
+    const s = sandbox()
+    const m = s.manifest(manifest.replace('listen: 10.0.0.1', 'listen: 10.0.0.999').replace('mode: "0644"', 'mode: "0999"'))
+    const r = await plait(['validate', m])
+    expect(r.code, show(r)).toBe(1)
+    expect(r.stderr).toMatch(/^error: .*manifest\.yaml:7:\d+: .*listen/m)
+    expect(r.stderr).toMatch(/^error: .*manifest\.yaml:18:19: file#\/etc\/motd: invalid mode "0999"/m)
+    expect(r.stderr).not.toMatch(stackFrame)
+    expect(r.stdout).toBe('')
+  })
+
+  it('compile --json: the resolved catalog, with the facts of --facts choosing the override', async ({ expect }) => {
+    const s = sandbox()
+    const m = s.manifest(manifest)
+    const facts = path.join(s.host, 'facts.json')
+    fs.writeFileSync(facts, JSON.stringify({ env: 'prod' }))
+    const r = await plait(['compile', m, '--facts', facts, '--json'])
+    expect(r.code, show(r)).toBe(0)
+    const c = JSON.parse(r.stdout) as { resources: Array<{ id: string; content: { text: string } }> }
+    expect(c.resources.map((x) => [x.id, x.content.text])).toEqual([['file#/etc/motd', 'good day\n']])
+    const plain = await plait(['compile', m, '--facts', facts, '--fact', 'env=dev'])
+    expect(plain.code, show(plain)).toBe(0)
+    expect(plain.stdout).toMatch(/file#\/etc\/motd {2}\(.*manifest\.yaml:14:11\) {2}ensure=present owner=root group=root mode=0644 content="hello\\n"/)
+  })
+
+  it('compile: a facts file that does not parse is an error naming it', async ({ expect }) => {
+    const s = sandbox()
+    const facts = path.join(s.host, 'facts.yaml')
+    fs.writeFileSync(facts, 'env: [unclosed\n')
+    const r = await plait(['compile', s.manifest(manifest), '--facts', facts])
+    expect(r.code, show(r)).toBe(1)
+    expect(r.stderr).toContain('facts.yaml')
+    expect(r.stderr).not.toMatch(stackFrame)
+  })
+})
