@@ -1,8 +1,18 @@
 // Catalog: the compiled manifest, every resource decoded and validated, in manifest order.
 import type { FileSpec } from '../types/file/Spec.js'
 
+/** A fact or environment variable the manifest read, and a digest of the value it saw (of null when missing). */
+export interface Read {
+  readonly root: 'facts' | 'environ'
+  /** The dotted path (`host.info.platformFamily`), each segment's dots escaped as `\.`. */
+  readonly path: string
+  readonly sha256: string
+}
+
 export interface Catalog {
   readonly manifest: { readonly file: string; readonly sha256: string }
+  /** What the manifest read of the facts and the environment, sorted; nothing else of them matters to the plan. */
+  readonly reads: ReadonlyArray<Read>
   readonly failOnError: boolean
   readonly preMessage?: string
   readonly postMessage?: string

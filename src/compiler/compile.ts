@@ -3,10 +3,11 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Digest from '../core/Digest.js'
 import * as Annotations from '../manifest/Annotations.js'
+import type * as Evaluate from '../manifest/expr/Evaluate.js'
 import * as Manifest from '../manifest/Manifest.js'
 import * as Yaml from '../manifest/Yaml.js'
 import * as FileSpec from '../types/file/Spec.js'
-import type { Catalog } from './Catalog.js'
+import type { Catalog, Read } from './Catalog.js'
 
 /** The resource types this version knows. */
 export const types = ['file'] as const
@@ -23,6 +24,29 @@ const firstSyntaxErrors = (file: string, ds: ReadonlyArray<Diagnostic.Diagnostic
           at: { file, line: ds[syntaxErrorLimit]!.at?.line ?? 1, col: ds[syntaxErrorLimit]!.at?.col ?? 1 },
         }),
       ]
+
+/** The facts and environ values a manifest read, each once, sorted, with a digest of what was there. */
+export const readsOf = (reads: ReadonlyArray<Evaluate.Read>, inputs: Manifest.Inputs): ReadonlyArray<Read> => {
+  const out = new Map<string, Read>()
+  for (const r of reads) {
+    if (r.root === 'data') continue
+    const path = r.path.map((seg) => seg.replaceAll('.', '\\.')).join('.')
+    const key = `${r.root}:${path}`
+    if (out.has(key)) continue
+    const value = valueAt(r.root === 'facts' ? inputs.facts : inputs.environ, r.path)
+    out.set(key, { root: r.root, path, sha256: Digest.sha256(Digest.canonical(value ?? null)) })
+  }
+  return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)
+}
+
+const valueAt = (root: unknown, path: ReadonlyArray<string>): unknown => {
+  let cur = root
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object') return undefined
+    cur = Array.isArray(cur) ? cur[Number(seg)] : Object.prototype.hasOwnProperty.call(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined
+  }
+  return cur
+}
 
 /**
  * Compiles a manifest. `file` names it in diagnostics and in the plan; `baseDir` is the directory
@@ -71,6 +95,7 @@ export const compile = (file: string, text: string, baseDir: string, inputs: Man
   if (problems.length > 0) return E.left([...problems].sort(Diagnostic.compare))
   const catalog: Catalog = {
     manifest: { file, sha256: Digest.sha256(text) },
+    reads: readsOf(m.scope.reads, inputs),
     failOnError: m.failOnError,
     resources,
     ...(m.preMessage !== undefined ? { preMessage: m.preMessage } : {}),

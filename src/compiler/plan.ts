@@ -117,7 +117,7 @@ export const plan = (
     format: Plan.formatVersion,
     plait: settings.version,
     root: settings.root,
-    inputs: { manifest: { path: catalog.manifest.file, sha256: catalog.manifest.sha256 }, sources: sourceInputs },
+    inputs: { manifest: { path: catalog.manifest.file, sha256: catalog.manifest.sha256 }, sources: sourceInputs, reads: [...catalog.reads] },
     failOnError: catalog.failOnError,
     resources,
     summary: Plan.summarize(resources),

@@ -47,6 +47,10 @@ export type ResourcePlan = t.TypeOf<typeof ResourcePlan>
 export const Input = t.type({ path: t.string, sha256: t.string })
 export type Input = t.TypeOf<typeof Input>
 
+/** A fact or environment variable the manifest read, with a digest of its value (of null when missing). */
+export const Read = t.type({ root: t.keyof({ facts: null, environ: null }), path: t.string, sha256: t.string })
+export type Read = t.TypeOf<typeof Read>
+
 export const Summary = t.type({ create: t.number, update: t.number, delete: t.number, unchanged: t.number })
 export type Summary = t.TypeOf<typeof Summary>
 
@@ -56,7 +60,7 @@ export const Body = t.intersection([
     plait: t.string,
     /** The host directory the plan was made for ("/" for the real machine). */
     root: t.string,
-    inputs: t.type({ manifest: Input, sources: t.array(Input) }),
+    inputs: t.type({ manifest: Input, sources: t.array(Input), reads: t.array(Read) }),
     failOnError: t.boolean,
     resources: t.array(ResourcePlan),
     summary: Summary,

@@ -8,8 +8,14 @@ import * as Evaluate from './expr/Evaluate.js'
 import * as Template from './expr/Template.js'
 import * as Value from './expr/Value.js'
 
-/** What templates in a manifest can read: the expression environment (data; facts and environ when given). */
-export type Scope = Evaluate.Env
+/**
+ * What templates in a manifest can read (the expression environment: data, facts, environ), and
+ * the log of facts and environ paths they did read, so a plan records only those.
+ */
+export interface Scope {
+  readonly env: Evaluate.Env
+  readonly reads: Evaluate.Read[]
+}
 
 // model
 
@@ -28,7 +34,7 @@ export interface Manifest {
   readonly data: unknown
   /** The same data as a positioned tree, for annotation checks. */
   readonly dataNode?: Node.MapNode
-  /** The environment the resources' templates are rendered in. */
+  /** The environment the resources' templates are rendered in; its log holds what the hierarchy read too. */
   readonly scope: Scope
   readonly failOnError: boolean
   readonly preMessage?: string
@@ -53,12 +59,16 @@ export interface Inputs {
 }
 
 /** The evaluators of the hierarchy: templates rendered with only `lookup` and the facts. */
-export const hierarchyEvaluators = (facts: unknown): Hierarchy.Evaluators => {
+export const hierarchyEvaluators = (facts: unknown, reads: Evaluate.Read[] = []): Hierarchy.Evaluators => {
   const env = Evaluate.env({ mode: 'hierarchy', facts })
   const problem = (p: Template.Problem): Hierarchy.EvalError => ({ message: p.error.message, offset: p.error.offset })
+  const log = <R extends Template.Rendered>(r: R): R => {
+    reads.push(...r.reads.values)
+    return r
+  }
   return {
-    entry: (t) => E.bimap(problem, (r: Template.Rendered & { readonly value: string }) => ({ key: r.value, matched: r.matched }))(Template.renderText(t, env)),
-    value: (t) => E.bimap(problem, (r: Template.Rendered) => Value.toJS(r.value))(Template.render(t, env)),
+    entry: (t) => E.bimap(problem, (r: Template.Rendered & { readonly value: string }) => ({ key: log(r).value, matched: r.matched }))(Template.renderText(t, env)),
+    value: (t) => E.bimap(problem, (r: Template.Rendered) => Value.toJS(log(r).value))(Template.render(t, env)),
   }
 }
 
@@ -69,7 +79,7 @@ export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { re
   }
   if (root._tag !== 'Map') {
     fail('Decode', `a manifest must be a map with a "ccm" key, found ${Node.describe(root)}`, root.at)
-    return { manifest: { file, data: {}, scope: Evaluate.env({ mode: 'manifest' }), failOnError: false, resources: [] }, problems }
+    return { manifest: { file, data: {}, scope: { env: Evaluate.env({ mode: 'manifest' }), reads: [] }, failOnError: false, resources: [] }, problems }
   }
   for (const e of root.entries) {
     if (!(topKeys as ReadonlyArray<string>).includes(e.key)) {
@@ -78,13 +88,14 @@ export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { re
   }
   let data: unknown = {}
   let dataNode: Node.MapNode | undefined
-  const resolved = E.chain((src: Hierarchy.Source) => Hierarchy.resolve(src, hierarchyEvaluators(inputs.facts)))(Hierarchy.fromDocument(root, 'manifest'))
+  const reads: Evaluate.Read[] = []
+  const resolved = E.chain((src: Hierarchy.Source) => Hierarchy.resolve(src, hierarchyEvaluators(inputs.facts, reads)))(Hierarchy.fromDocument(root, 'manifest'))
   if (E.isLeft(resolved)) problems.push(...resolved.left)
   else {
     dataNode = resolved.right.data
     data = Hierarchy.toJS(resolved.right.data)
   }
-  const scope: Scope = Evaluate.env({ mode: 'manifest', data, facts: inputs.facts, ...(inputs.environ !== undefined ? { environ: inputs.environ } : {}) })
+  const scope: Scope = { env: Evaluate.env({ mode: 'manifest', data, facts: inputs.facts, ...(inputs.environ !== undefined ? { environ: inputs.environ } : {}) }), reads }
   const ccm = Node.get(root, 'ccm')
   const resources: RawResource[] = []
   let failOnError = false
@@ -197,11 +208,12 @@ export const renderString = (n: Node.Node, scope: Scope, problems: Diagnostic.Di
     problems.push(Diagnostic.make('Decode', `expected a string, found ${Node.describe(n)}`, { at: n.at }))
     return undefined
   }
-  const r = Template.render(n.text, scope, { base: n.at, shift: n.quoted ? 1 : 0 })
+  const r = Template.render(n.text, scope.env, { base: n.at, shift: n.quoted ? 1 : 0 })
   if (E.isLeft(r)) {
     problems.push(Diagnostic.make('Expression', r.left.message, { at: r.left.at ?? n.at }))
     return undefined
   }
+  scope.reads.push(...r.right.reads.values)
   const v = r.right.value
   if (v === null) return ''
   if (Value.isArray(v) || Value.isMap(v)) {

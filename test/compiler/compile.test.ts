@@ -188,4 +188,17 @@ ccm:
     const r = compile('m.yaml', `hierarchy:\n  order: [ "env:\${ lookup('facts.env') }" ]\ndata:\n  motd: base\noverrides:\n  env:prod:\n    motd: production\nccm:\n  resources:\n    - file:\n        - /etc/motd:\n            content: "{{ Data.motd }}"\n            owner: root\n            group: root\n            mode: "0644"\n`, '/srv', { facts: { env: 'prod' } })
     expect(E.isRight(r) && r.right.resources[0]!.content).toEqual({ _tag: 'Inline', text: 'production' })
   })
+
+  it('records only the facts and environment values the manifest read, with digests of what it saw', () => {
+    const text = `hierarchy:\n  order: [ "role:\${ lookup('facts.role') }" ]\nccm:\n  resources:\n    - file:\n        - /etc/x:\n            content: "{{ Facts.host.name }} {{ lookup('facts.missing', 'd') }} {{ Environ.HOME }}"\n            owner: root\n            group: root\n            mode: "0644"\n`
+    const facts = { role: 'web', host: { name: 'h1', uptime: 12345 }, memory: { free: 1 } }
+    const r = compile('m.yaml', text, '/srv', { facts, environ: { HOME: '/root', PATH: '/bin' } })
+    if (E.isLeft(r)) throw new Error(r.left.map(Diagnostic.render).join('\n'))
+    expect(r.right.reads.map((x) => `${x.root}:${x.path}`)).toEqual(['environ:HOME', 'facts:host.name', 'facts:missing', 'facts:role'])
+    // a fact the manifest never read does not change the catalog; one it read does
+    const again = compile('m.yaml', text, '/srv', { facts: { ...facts, memory: { free: 2 }, host: { name: 'h1', uptime: 1 } }, environ: { HOME: '/root' } })
+    expect(E.isRight(again) && again.right.reads).toEqual(r.right.reads)
+    const other = compile('m.yaml', text, '/srv', { facts: { ...facts, role: 'db' }, environ: { HOME: '/root' } })
+    expect(E.isRight(other) && other.right.reads).not.toEqual(r.right.reads)
+  })
 })

@@ -9,7 +9,7 @@ export const samplePlan = (content = 'hello\n'): Plan.Plan =>
     format: 'plait.plan/1',
     plait: '0.1.0',
     root: '/',
-    inputs: { manifest: { path: 'm.yaml', sha256: 'ab'.repeat(32) }, sources: [] },
+    inputs: { manifest: { path: 'm.yaml', sha256: 'ab'.repeat(32) }, sources: [], reads: [] },
     failOnError: false,
     resources: [
       {

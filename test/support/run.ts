@@ -20,6 +20,7 @@ export const hostFiles = (files: Readonly<Record<string, string>>): ReadHost => 
 
 export const catalogOf = (resources: ReadonlyArray<FileSpec>): Catalog => ({
   manifest: { file: 'm.yaml', sha256: '0'.repeat(64) },
+  reads: [],
   failOnError: false,
   resources,
 })
