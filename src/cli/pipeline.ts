@@ -7,7 +7,7 @@ import * as Fault from '../core/Fault.js'
 import type * as Plan from '../core/Plan.js'
 import { compile } from '../compiler/compile.js'
 import * as Planner from '../compiler/plan.js'
-import { inlineBytes, observe, type ReadHost } from '../executor/observe.js'
+import { inlineMemo, observe, type ReadHost } from '../executor/observe.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 
@@ -40,8 +40,9 @@ export const planManifest = async (manifestPath: string, machine: Machine, versi
   if (E.isLeft(text)) return text
   const catalog = compile(manifestPath, text.right, nodePath.dirname(nodePath.resolve(manifestPath)))
   if (E.isLeft(catalog)) return catalog
-  const observed = await observe(catalog.right, machine, readHost)
+  const inline = inlineMemo()
+  const observed = await observe(catalog.right, machine, readHost, inline)
   if (E.isLeft(observed)) return observed
-  const body = Planner.plan(catalog.right, observed.right, { version, root: machine.root }, inlineBytes)
-  return E.map(PlanFile.seal)(body)
+  const body = Planner.plan(catalog.right, observed.right, { version, root: machine.root }, inline)
+  return E.map(PlanFile.sealLazily)(body)
 }

@@ -59,7 +59,8 @@ export const compile = (file: string, text: string, baseDir: string, inputs: Man
   const m = decoded.manifest
   const problems: Diagnostic.Diagnostic[] = [...decoded.problems]
   // CCM's data annotations (@require, @validate) hold for the data after the hierarchy resolved.
-  if (m.dataNode !== undefined) {
+  // Without an "@" in a comment there can be no annotation: skip the second parse (1.6 s at 10k resources).
+  if (m.dataNode !== undefined && /#[^\n]*@/.test(text)) {
     const annotations = Annotations.extract(file, text)
     if (E.isLeft(annotations)) problems.push(...annotations.left)
     else problems.push(...Annotations.check(m.dataNode, annotations.right.rules))

@@ -1,8 +1,10 @@
 // Digest: sha256 digests of bytes, text and canonical values (the one crypto use the core may make).
-import { createHash } from 'node:crypto'
+import * as crypto from 'node:crypto'
 
 /** Hex sha256 of bytes or UTF-8 text. */
-export const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex')
+export const sha256: (data: Uint8Array | string) => string =
+  // the one-shot crypto.hash (Node 20.12+) is about twice as fast as a Hash object for small inputs
+  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex')
 
 /** `sha256:<hex>` of a value's canonical JSON (sorted keys, no whitespace). */
 export const ofValue = (v: unknown): string => 'sha256:' + sha256(canonical(v))
@@ -12,14 +14,18 @@ export const canonical = (v: unknown): string => JSON.stringify(sortKeys(v))
 
 /** A copy of a JSON value with every object's keys in sorted order. */
 export const sortKeys = (v: unknown): unknown => {
-  if (Array.isArray(v)) return v.map(sortKeys)
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const k of Object.keys(v).sort()) {
-      const x = (v as Record<string, unknown>)[k]
-      if (x !== undefined) out[k] = sortKeys(x)
-    }
+  if (typeof v !== 'object' || v === null) return v
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length)
+    for (let i = 0; i < v.length; i++) out[i] = sortKeys(v[i])
     return out
   }
-  return v
+  const keys = Object.keys(v).sort()
+  const out: Record<string, unknown> = {}
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!
+    const x = (v as Record<string, unknown>)[k]
+    if (x !== undefined) out[k] = typeof x === 'object' && x !== null ? sortKeys(x) : x
+  }
+  return out
 }

@@ -19,10 +19,28 @@ export type ReadHost = (path: string) => Promise<E.Either<Fault.Fault, Uint8Arra
 /** How many probes run at once: enough to hide I/O latency, few enough to keep file descriptors low. */
 export const concurrency = 32
 
+const encoder = new TextEncoder()
+
 /** Bytes of inline content. */
 export const inlineBytes = (text: string): Bytes => {
-  const data = new TextEncoder().encode(text)
+  const data = encoder.encode(text)
   return { data, sha256: Digest.sha256(data) }
+}
+
+/**
+ * `inlineBytes` that remembers its answers: observe and plan both need the bytes of every inline
+ * content, and equal texts share them. One per run (it holds every content until dropped).
+ */
+export const inlineMemo = (): ((text: string) => Bytes) => {
+  const memo = new Map<string, Bytes>()
+  return (text) => {
+    let bytes = memo.get(text)
+    if (bytes === undefined) {
+      bytes = inlineBytes(text)
+      memo.set(text, bytes)
+    }
+    return bytes
+  }
 }
 
 /** Observes one resource's path; asks for the old bytes when they will be needed for a diff. */
@@ -66,14 +84,19 @@ export const readSources = async (catalog: Catalog, readHost: ReadHost): Promise
   return problems.length > 0 ? E.left(problems) : E.right(sources)
 }
 
-/** Observes the whole catalog: accounts, source files, then every resource's path. */
-export const observe = async (catalog: Catalog, machine: Machine, readHost: ReadHost): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
+/** Observes the whole catalog: accounts, source files, then every resource's path; `inline` gives inline contents' bytes. */
+export const observe = async (
+  catalog: Catalog,
+  machine: Machine,
+  readHost: ReadHost,
+  inline: (text: string) => Bytes = inlineBytes,
+): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
   const accounts = await machine.accounts()()
   if (E.isLeft(accounts)) return E.left([Diagnostic.make('Observe', `cannot read the user database: ${Fault.render(accounts.left)}`)])
   const sources = await readSources(catalog, readHost)
   if (E.isLeft(sources)) return sources
   const results = await mapLimit(catalog.resources, concurrency, (spec) =>
-    observeOne(machine, spec, spec.content._tag === 'Inline' ? inlineBytes(spec.content.text) : spec.content._tag === 'Source' ? sources.right.get(spec.content.path) : undefined),
+    observeOne(machine, spec, spec.content._tag === 'Inline' ? inline(spec.content.text) : spec.content._tag === 'Source' ? sources.right.get(spec.content.path) : undefined),
   )
   const problems: Diagnostic.Diagnostic[] = []
   const statuses = new Map<string, Status.FileStatus>()

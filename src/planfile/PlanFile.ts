@@ -1,26 +1,85 @@
 // PlanFile: the only owner of plan.json: canonical serialization, content hash, version and integrity checks.
 import * as E from 'fp-ts/lib/Either.js'
-import { PathReporter } from 'io-ts/lib/PathReporter.js'
+import type * as t from 'io-ts'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Digest from '../core/Digest.js'
 import * as Plan from '../core/Plan.js'
+import type { Content } from '../core/Step.js'
+
+// Plan values are plain JSON data whose codecs encode as the identity (a test checks it on every
+// kind of step), so the canonical JSON of a plan is that of the value itself, with no encoding pass.
+// Sealing sorts a body's keys once; the sorted copy is kept for the plan (plans are never mutated),
+// so that serializing it does not sort again.
+
+/** The sorted copy of each sealed plan's body, made when its hash was computed. */
+const sortedBodies = new WeakMap<Plan.Plan, Readonly<Record<string, unknown>>>()
+
+const hashOfSorted = (sorted: unknown): string => 'sha256:' + Digest.sha256(JSON.stringify(sorted))
 
 /** The content hash of a plan body: sha256 of its canonical JSON. */
-export const hashOf = (body: Plan.Body): string => Digest.ofValue(Plan.Body.encode(body))
+export const hashOf = (body: Plan.Body): string => hashOfSorted(Digest.sortKeys(body))
 
 /** Seals a body with its hash. */
-export const seal = (body: Plan.Body): Plan.Plan => ({ ...body, hash: hashOf(body) })
-
-/** Serializes a plan: sorted keys, two-space indentation, trailing newline; byte-identical for equal plans. */
-export const serialize = (plan: Plan.Plan): string => JSON.stringify(Digest.sortKeys(Plan.Plan.encode(plan)), null, 2) + '\n'
+export const seal = (body: Plan.Body): Plan.Plan => {
+  const sorted = Digest.sortKeys(body) as Record<string, unknown>
+  const plan = { ...body, hash: hashOfSorted(sorted) }
+  sortedBodies.set(plan, sorted)
+  return plan
+}
 
 /**
- * Parses plan.json text: refuses malformed JSON, an unknown format, a malformed plan, and a plan
- * whose content does not match its hash (tampered or corrupted). `file` names it in messages.
+ * Seals a body whose hash is computed when it is first read, and then kept: showing a plan to a
+ * person never reads it, saving or applying it does. Equal to `seal(body)` in every observable way,
+ * provided the body is not mutated (plans never are).
+ */
+export const sealLazily = (body: Plan.Body): Plan.Plan => {
+  let hash: string | undefined
+  const plan = { ...body } as Plan.Plan
+  return Object.defineProperty(plan, 'hash', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (hash === undefined) {
+        const sorted = Digest.sortKeys(body) as Record<string, unknown>
+        hash = hashOfSorted(sorted)
+        sortedBodies.set(plan, sorted)
+      }
+      return hash
+    },
+  })
+}
+
+/** Serializes a plan: sorted keys, two-space indentation, trailing newline; byte-identical for equal plans. */
+export const serialize = (plan: Plan.Plan): string => {
+  const hash = plan.hash // first, so that a lazily sealed plan has its sorted body
+  const sorted = sortedBodies.get(plan)
+  const value = sorted === undefined || 'hash' in sorted ? Digest.sortKeys(plan) : withHash(sorted, hash)
+  return JSON.stringify(value, null, 2) + '\n'
+}
+
+/** A sorted body with `hash` added in its sorted place: what sortKeys makes of the plan. */
+const withHash = (sorted: Readonly<Record<string, unknown>>, hash: string): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  let placed = false
+  for (const k of Object.keys(sorted)) {
+    if (!placed && k > 'hash') {
+      out['hash'] = hash
+      placed = true
+    }
+    out[k] = sorted[k]
+  }
+  if (!placed) out['hash'] = hash
+  return out
+}
+
+/**
+ * Parses plan.json text: refuses malformed JSON, an unknown format, a malformed plan, a plan whose
+ * content does not match its hash (tampered or corrupted), and a plan with a file.write step whose
+ * bytes do not match the sha256 and size it declares. `file` names it in messages.
  */
 export const parse = (file: string, text: string): E.Either<Diagnostic.Diagnostic, Plan.Plan> => {
-  const fail = (message: string, hint?: string): E.Either<Diagnostic.Diagnostic, never> =>
-    E.left(Diagnostic.make('PlanFile', message, { hint, at: { file, line: 1, col: 1 } }))
+  const fail = (message: string, hint?: string, resource?: string): E.Either<Diagnostic.Diagnostic, never> =>
+    E.left(Diagnostic.make('PlanFile', message, { hint, resource, at: { file, line: 1, col: 1 } }))
   let raw: unknown
   try {
     raw = JSON.parse(text)
@@ -36,15 +95,147 @@ export const parse = (file: string, text: string): E.Either<Diagnostic.Diagnosti
     )
   }
   const decoded = Plan.Plan.decode(raw)
-  if (E.isLeft(decoded)) {
-    const first = PathReporter.report(decoded)[0] ?? 'malformed'
-    return fail(`malformed plan: ${first}`)
-  }
+  if (E.isLeft(decoded)) return fail(`malformed plan: ${report(decoded.left).join('\n  ')}`, 'make the plan again; plait never applies a damaged plan')
   const plan = decoded.right
   const { hash, ...body } = plan
-  const actual = hashOf(body)
+  const sorted = Digest.sortKeys(body) as Record<string, unknown>
+  const actual = hashOfSorted(sorted)
   if (actual !== hash) {
     return fail(`plan has been modified since it was made: hash ${hash} does not match its content (${actual})`, 'review and make the plan again; plait never applies a tampered plan')
   }
+  for (const r of plan.resources) {
+    for (const [i, s] of r.steps.entries()) {
+      if (s._tag !== 'file.write') continue
+      const problem = contentProblem(s.content)
+      if (problem !== undefined) {
+        return fail(`step ${i + 1} (file.write ${s.path}): ${problem}`, 'the plan was edited or corrupted; make the plan again', r.id)
+      }
+    }
+  }
+  sortedBodies.set(plan, sorted)
   return E.right(plan)
+}
+
+// ---------------------------------------------------------------- content
+
+/** Why a step's content does not hold the bytes it declares, or undefined when it does. */
+export const contentProblem = (c: Content): string | undefined => {
+  let bytes: Buffer
+  if (c.encoding === 'utf8') bytes = Buffer.from(c.data, 'utf8')
+  else {
+    bytes = Buffer.from(c.data, 'base64')
+    if (bytes.toString('base64') !== c.data) return 'its content is not canonical base64'
+  }
+  const sha256 = Digest.sha256(bytes)
+  if (sha256 === c.sha256 && bytes.length === c.size) return undefined
+  return `its content does not match its declared sha256 and size (declared ${c.sha256.slice(0, 12)}, ${c.size} bytes; the content has ${sha256.slice(0, 12)}, ${bytes.length} bytes)`
+}
+
+// ---------------------------------------------------------------- decode errors
+
+/** How many offending paths a malformed plan's message names. */
+export const reportLimit = 3
+
+interface Problem {
+  readonly path: string
+  readonly expected: string
+  readonly actual: unknown
+  /** The union members this error lies in: the union's path and the member's index. */
+  readonly branches: ReadonlyArray<{ readonly at: string; readonly member: string }>
+}
+
+/**
+ * A few lines for a person from io-ts errors: the first offending JSON paths
+ * (`resources[3].steps[0].mode: expected string, found 420`), then "(and N more)". Of a tagged
+ * union (a step), only the member its `_tag` names is reported; an unknown tag is reported once.
+ */
+export const report = (errors: t.Errors): ReadonlyArray<string> => {
+  let problems = errors.map(problemOf)
+  for (const at of new Set(problems.flatMap((p) => p.branches.map((b) => b.at)))) {
+    const members = new Set<string>()
+    const mismatched = new Set<string>()
+    for (const p of problems) {
+      const b = p.branches.find((x) => x.at === at)
+      if (b === undefined) continue
+      members.add(b.member)
+      if (p.path === join(at, '_tag')) mismatched.add(b.member)
+    }
+    if (members.size === 0) continue
+    const inUnion = (p: Problem): boolean => p.branches.some((b) => b.at === at)
+    if ([...members].some((m) => !mismatched.has(m))) {
+      problems = problems.filter((p) => !p.branches.some((b) => b.at === at && mismatched.has(b.member)))
+    } else {
+      const tags = problems.filter((p) => p.path === join(at, '_tag') && inUnion(p))
+      const merged: Problem = { path: join(at, '_tag'), expected: [...new Set(tags.map((p) => p.expected))].join(' | '), actual: tags[0]?.actual, branches: [] }
+      const first = problems.findIndex(inUnion)
+      problems = [...problems.slice(0, first), merged, ...problems.slice(first).filter((p) => !inUnion(p))]
+    }
+  }
+  const lines = [...new Set(problems.map(line))]
+  return lines.length <= reportLimit ? lines : [...lines.slice(0, reportLimit), `(and ${lines.length - reportLimit} more)`]
+}
+
+const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`)
+
+const problemOf = (e: t.ValidationError): Problem => {
+  let path = ''
+  const branches: { at: string; member: string }[] = []
+  for (let i = 1; i < e.context.length; i++) {
+    const parent = tagOf(e.context[i - 1]!.type)
+    const key = e.context[i]!.key
+    if (parent === 'IntersectionType') continue
+    if (parent === 'UnionType') branches.push({ at: path, member: key })
+    else if (parent === 'ArrayType') path = `${path}[${key}]`
+    else path = join(path, key)
+  }
+  const last = e.context[e.context.length - 1]
+  const tags = last === undefined ? [] : tagsOf(last.type)
+  const tag = (e.value as { readonly _tag?: unknown } | null | undefined)?._tag
+  if (tags.length > 0 && typeof tag === 'string' && !tags.includes(tag)) {
+    // a tagged union whose tag names no member: say which tags there are
+    return { path: join(path, '_tag'), expected: tags.map((x) => JSON.stringify(x)).join(' | '), actual: tag, branches }
+  }
+  return { path, expected: last === undefined ? 'a plan' : expectedOf(last.type), actual: e.value, branches }
+}
+
+/** The `_tag` literals of a union's members, or nothing when it is not a tagged union. */
+const tagsOf = (type: t.Decoder<unknown, unknown>): ReadonlyArray<string> => {
+  if (tagOf(type) !== 'UnionType') return []
+  const members = (type as unknown as { readonly types: ReadonlyArray<t.Decoder<unknown, unknown>> }).types
+  const tags = members.map(memberTag)
+  return tags.every((x): x is string => x !== undefined) ? tags : []
+}
+
+const memberTag = (type: t.Decoder<unknown, unknown>): string | undefined => {
+  const c = type as unknown as { readonly _tag?: string; readonly types?: ReadonlyArray<t.Decoder<unknown, unknown>>; readonly props?: Record<string, { readonly _tag?: string; readonly value?: unknown }> }
+  if (c._tag === 'IntersectionType') return c.types?.map(memberTag).find((x) => x !== undefined)
+  const literal = c.props?.['_tag']
+  return literal?._tag === 'LiteralType' && typeof literal.value === 'string' ? literal.value : undefined
+}
+
+const tagOf = (type: t.Decoder<unknown, unknown>): string | undefined => (type as { readonly _tag?: string })._tag
+
+const expectedOf = (type: t.Decoder<unknown, unknown>): string => {
+  switch (tagOf(type)) {
+    case 'InterfaceType':
+    case 'PartialType':
+    case 'IntersectionType':
+      return 'an object'
+    case 'ArrayType':
+      return 'a list'
+    default:
+      return type.name.length <= 80 ? type.name : 'another value'
+  }
+}
+
+const line = (p: Problem): string => {
+  const where = p.path === '' ? '(the plan)' : p.path
+  return p.actual === undefined ? `${where}: missing (expected ${p.expected})` : `${where}: expected ${p.expected}, found ${shown(p.actual)}`
+}
+
+const shown = (v: unknown): string => {
+  if (Array.isArray(v)) return 'a list'
+  if (v !== null && typeof v === 'object') return 'an object'
+  const s = JSON.stringify(v) ?? String(v)
+  return s.length <= 40 ? s : `${s.slice(0, 37)}...`
 }

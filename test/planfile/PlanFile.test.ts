@@ -1,41 +1,78 @@
+import { createHash } from 'node:crypto'
 import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import type * as Plan from '../../src/core/Plan.js'
+import * as Digest from '../../src/core/Digest.js'
+import * as Plan from '../../src/core/Plan.js'
+import type { Step } from '../../src/core/Step.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 
-export const samplePlan = (content = 'hello\n'): Plan.Plan =>
-  PlanFile.seal({
-    format: 'plait.plan/1',
-    plait: '0.1.0',
-    root: '/',
-    inputs: { manifest: { path: 'm.yaml', sha256: 'ab'.repeat(32) }, sources: [], reads: [] },
-    failOnError: false,
-    resources: [
-      {
-        id: 'file#/etc/motd',
-        type: 'file',
-        name: '/etc/motd',
-        at: 'm.yaml:4:11',
-        action: 'create',
-        desired: { ensure: 'present', force: false, mode: '0644', owner: { name: 'root', id: 0 }, group: { name: 'root', id: 0 } },
-        observed: { summary: 'absent', digest: 'sha256:00' },
-        steps: [
-          {
-            _tag: 'file.write',
-            path: '/etc/motd',
-            reason: 'file does not exist',
-            noop: 'Would have created the file',
-            content: { encoding: 'utf8', data: content, sha256: 'x', size: content.length },
-            owner: { name: 'root', id: 0 },
-            group: { name: 'root', id: 0 },
-            mode: '0644',
-          },
-        ],
-      },
-    ],
-    summary: { create: 1, update: 0, delete: 0, unchanged: 0 },
-  })
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex')
+
+/** A write step's content for some bytes, as the planner makes it. */
+const contentOf = (bytes: Buffer, encoding: 'utf8' | 'base64' = 'utf8'): Extract<Step, { _tag: 'file.write' }>['content'] => ({
+  encoding,
+  data: encoding === 'utf8' ? bytes.toString('utf8') : bytes.toString('base64'),
+  sha256: sha(bytes),
+  size: bytes.length,
+})
+
+const root = { name: 'root', id: 0 }
+
+const bodyWith = (steps: ReadonlyArray<Step>, id = 'file#/etc/motd'): Plan.Body => ({
+  format: 'plait.plan/1',
+  plait: '0.1.0',
+  root: '/',
+  inputs: { manifest: { path: 'm.yaml', sha256: 'ab'.repeat(32) }, sources: [], reads: [] },
+  failOnError: false,
+  resources: [
+    {
+      id,
+      type: 'file',
+      name: '/etc/motd',
+      at: 'm.yaml:4:11',
+      action: 'create',
+      desired: { ensure: 'present', force: false, mode: '0644', owner: root, group: root },
+      observed: { summary: 'absent', digest: 'sha256:00' },
+      steps: [...steps],
+    },
+  ],
+  summary: { create: 1, update: 0, delete: 0, unchanged: 0 },
+})
+
+const write = (content: Extract<Step, { _tag: 'file.write' }>['content']): Step => ({
+  _tag: 'file.write',
+  path: '/etc/motd',
+  reason: 'file does not exist',
+  noop: 'Would have created the file',
+  content,
+  owner: root,
+  group: root,
+  mode: '0644',
+})
+
+export const samplePlan = (content = 'hello\n'): Plan.Plan => PlanFile.seal(bodyWith([write(contentOf(Buffer.from(content, 'utf8')))]))
+
+/** Every kind of step, with utf8 and base64 content, a diff, and the optional plan fields. */
+const fullBody = (): Plan.Body => ({
+  ...bodyWith([
+    { ...write(contentOf(Buffer.from('new\n'))), diff: '--- /etc/motd\n+++ /etc/motd\n@@ -1 +1 @@\n-old\n+new\n' },
+    write(contentOf(Buffer.from([0, 1, 2, 255]), 'base64')),
+    { _tag: 'file.mkdir', path: '/etc/d', reason: 'directory does not exist', noop: 'Would have created directory', owner: root, group: root, mode: '0755' },
+    { _tag: 'file.attrs', path: '/etc/d', reason: 'mode 0700 → 0755', noop: 'Would have updated directory attributes', owner: root, group: root, mode: '0755' },
+    { _tag: 'file.remove', path: '/etc/old', reason: 'file exists', noop: 'Would have removed the file', kind: 'file', recursive: false },
+  ]),
+  preMessage: 'before',
+  postMessage: 'after',
+})
+
+/** The plan text with one resource's step replaced by `f` of it, and the plan hash recomputed (a careful attacker). */
+const edited = (plan: Plan.Plan, f: (s: Record<string, unknown>) => void): string => {
+  const raw = JSON.parse(PlanFile.serialize(plan)) as Plan.Plan & { resources: { steps: Record<string, unknown>[] }[] }
+  f(raw.resources[0]!.steps[0]!)
+  const { hash: _hash, ...body } = raw
+  return PlanFile.serialize(PlanFile.seal(body as Plan.Body))
+}
 
 describe('PlanFile', () => {
   it('round-trips a plan byte for byte', () => {
@@ -54,12 +91,46 @@ describe('PlanFile', () => {
     expect(E.isRight(back) && PlanFile.serialize(back.right)).toBe(a)
   })
 
+  fcTest.prop([fc.uint8Array({ maxLength: 64 })])('binary content round-trips', (bytes) => {
+    const text = PlanFile.serialize(PlanFile.seal(bodyWith([write(contentOf(Buffer.from(bytes), 'base64'))])))
+    expect(E.isRight(PlanFile.parse('plan.json', text))).toBe(true)
+  })
+
   fcTest.prop([fc.string({ minLength: 1 })])('a plan whose content was changed is refused as tampered', (extra) => {
     const plan = samplePlan()
     const raw = JSON.parse(PlanFile.serialize(plan)) as { resources: { steps: { content: { data: string } }[] }[] }
     raw.resources[0]!.steps[0]!.content.data += extra
     const r = PlanFile.parse('plan.json', JSON.stringify(raw))
     expect(E.isLeft(r) && r.left.message).toMatch(/plan has been modified since it was made/)
+  })
+
+  it('hashes a body as the canonical JSON of its encoding, for every kind of step', () => {
+    const body = fullBody()
+    expect(PlanFile.hashOf(body)).toBe(PlanFile.hashOf(Plan.Body.encode(body)))
+    expect(Plan.Body.encode(body)).toStrictEqual(body)
+    expect(E.isRight(PlanFile.parse('plan.json', PlanFile.serialize(PlanFile.seal(body))))).toBe(true)
+  })
+
+  it('seals lazily to the same plan, computing the hash once when it is read', () => {
+    const body = fullBody()
+    const lazy = PlanFile.sealLazily(body)
+    const eager = PlanFile.seal(body)
+    expect(PlanFile.serialize(lazy)).toBe(PlanFile.serialize(eager))
+    expect(lazy).toStrictEqual(eager)
+    expect({ ...lazy }).toStrictEqual(eager)
+    expect(lazy.hash).toBe(eager.hash)
+    expect(Object.keys(lazy)).toStrictEqual(Object.keys(eager))
+  })
+
+  it('serializes as the sorted copy of the whole plan, however the plan was sealed or read', () => {
+    const reference = (p: Plan.Plan): string => JSON.stringify(Digest.sortKeys(JSON.parse(JSON.stringify(p))), null, 2) + '\n'
+    const body = fullBody()
+    const eager = PlanFile.seal(body)
+    const lazy = PlanFile.sealLazily(body)
+    const parsed = PlanFile.parse('plan.json', PlanFile.serialize(eager))
+    const resealed = PlanFile.seal(eager) // a plan sealed again: its old hash is part of the body
+    for (const p of [eager, lazy, E.getOrElseW(() => eager)(parsed), resealed, { ...eager }]) expect(PlanFile.serialize(p)).toBe(reference(p))
+    expect(PlanFile.serialize(lazy)).toBe(PlanFile.serialize(eager))
   })
 
   it.each([
@@ -72,5 +143,81 @@ describe('PlanFile', () => {
     const r = PlanFile.parse('plan.json', text)
     expect(E.isLeft(r) && r.left.message).toMatch(why)
     expect(E.isLeft(r) && r.left.code).toBe('PlanFile')
+  })
+})
+
+describe('PlanFile.parse: write contents', () => {
+  it('refuses a write whose content was edited and whose hashes were recomputed, naming the resource and the step', () => {
+    const text = edited(samplePlan('hello\n'), (s) => {
+      ;(s['content'] as { data: string }).data = 'rm -rf /\n'
+    })
+    const r = PlanFile.parse('plan.json', text)
+    expect(E.isLeft(r)).toBe(true)
+    if (E.isRight(r)) return
+    expect(r.left.code).toBe('PlanFile')
+    expect(r.left.resource).toBe('file#/etc/motd')
+    expect(r.left.message).toMatch(/^step 1 \(file\.write \/etc\/motd\): its content does not match its declared sha256 and size/)
+    expect(r.left.message).toContain('6 bytes')
+    expect(r.left.message).toContain('9 bytes')
+  })
+
+  it('refuses a write whose size alone is wrong', () => {
+    const r = PlanFile.parse('plan.json', edited(samplePlan(), (s) => void ((s['content'] as { size: number }).size += 1)))
+    expect(E.isLeft(r) && r.left.message).toMatch(/does not match its declared sha256 and size/)
+  })
+
+  it('refuses binary content whose bytes changed, or that is not canonical base64', () => {
+    const plan = PlanFile.seal(bodyWith([write(contentOf(Buffer.from([1, 2, 3, 4, 5]), 'base64'))]))
+    const changed = PlanFile.parse('plan.json', edited(plan, (s) => void ((s['content'] as { data: string }).data = Buffer.from([1, 2, 3, 4, 6]).toString('base64'))))
+    expect(E.isLeft(changed) && changed.left.message).toMatch(/does not match its declared sha256/)
+    const junk = PlanFile.parse('plan.json', edited(plan, (s) => void ((s['content'] as { data: string }).data += '!!')))
+    expect(E.isLeft(junk) && junk.left.message).toMatch(/not canonical base64/)
+  })
+
+  it('names the step by its position among the resource’s steps', () => {
+    const body = bodyWith([{ _tag: 'file.mkdir', path: '/etc', reason: 'r', noop: 'n', owner: root, group: root, mode: '0755' }, write({ ...contentOf(Buffer.from('x')), sha256: '0'.repeat(64) })], 'file#/etc/x')
+    const r = PlanFile.parse('plan.json', PlanFile.serialize(PlanFile.seal(body)))
+    expect(E.isLeft(r) && r.left.message).toMatch(/^step 2 \(file\.write/)
+    expect(E.isLeft(r) && r.left.resource).toBe('file#/etc/x')
+  })
+})
+
+describe('PlanFile.parse: malformed plans', () => {
+  const malformed = (f: (raw: Record<string, unknown> & { resources: Record<string, unknown>[] }) => void): string => {
+    const raw = JSON.parse(PlanFile.serialize(PlanFile.seal(fullBody()))) as Record<string, unknown> & { resources: Record<string, unknown>[] }
+    f(raw)
+    const r = PlanFile.parse('plan.json', JSON.stringify(raw))
+    if (E.isRight(r)) throw new Error('expected a refusal')
+    expect(r.left.code).toBe('PlanFile')
+    return r.left.message
+  }
+
+  it('names the offending JSON path, what was expected and what was found', () => {
+    const m = malformed((raw) => {
+      ;((raw.resources[0]!['steps'] as Record<string, unknown>[])[2]!)['mode'] = 420
+    })
+    expect(m).toBe('malformed plan: resources[0].steps[2].mode: expected string, found 420')
+  })
+
+  it('names a missing field and an unknown step kind once', () => {
+    expect(malformed((raw) => void delete raw.resources[0]!['name'])).toBe('malformed plan: resources[0].name: missing (expected string)')
+    const m = malformed((raw) => void (((raw.resources[0]!['steps'] as Record<string, unknown>[])[4]!)['_tag'] = 'file.chmod'))
+    expect(m).toBe('malformed plan: resources[0].steps[4]._tag: expected "file.write" | "file.mkdir" | "file.attrs" | "file.remove", found "file.chmod"')
+  })
+
+  it('stays short when everything is wrong: the first few paths, then how many more', () => {
+    const m = malformed((raw) => {
+      raw.resources = Array.from({ length: 50 }, () => ({ id: 1, steps: [{ _tag: 'file.write' }] }))
+    })
+    const lines = m.split('\n')
+    expect(lines.length).toBeLessThanOrEqual(5)
+    expect(lines[0]).toMatch(/^malformed plan: resources\[0\]\.id: expected string, found 1$/)
+    expect(lines[lines.length - 1]).toMatch(/^ {2}\(and \d+ more\)$/)
+    expect(m.length).toBeLessThan(400)
+  })
+
+  it('says what a whole section should have been', () => {
+    expect(malformed((raw) => void (raw.resources = 'none' as never))).toBe('malformed plan: resources: expected a list, found "none"')
+    expect(malformed((raw) => void (raw['summary'] = null))).toBe('malformed plan: summary: expected an object, found null')
   })
 })

@@ -1,9 +1,11 @@
 // probe: the observing primitives of the posix machine (probe, readFile, readdir), the hot path of
 // `plait plan`: one lstat, and for a regular file one open, read and close, hashed as it is read.
+// The probe makes its system calls synchronously: for the small files a manifest manages, a
+// promise per call costs more than the call, and the caller already bounds how many run at once.
 //
 // These functions throw (Node errors, Faults); posix.ts turns what they throw into Fault values.
-import { createHash } from 'node:crypto'
-import { constants } from 'node:fs'
+import * as crypto from 'node:crypto'
+import { closeSync, constants, lstatSync, openSync, opendirSync, readlinkSync, readSync, type Stats } from 'node:fs'
 import * as fs from 'node:fs/promises'
 import * as Errno from '../Errno.js'
 import type { Entry, EntryKind, Probe, ProbeOptions } from '../Machine.js'
@@ -17,27 +19,54 @@ const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLO
 
 const absent: Probe = Object.freeze({ _tag: 'Absent' })
 
-const kindOf = (st: import('node:fs').Stats): EntryKind =>
+/** Hex sha256 of bytes: the one-shot crypto.hash where this Node has it (20.12+), else a Hash object. */
+const sha256: (data: Uint8Array) => string =
+  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex')
+
+const kindOf = (st: Stats): EntryKind =>
   st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other'
 
-const entryOf = (st: import('node:fs').Stats, kind: EntryKind, size: number = st.size): Entry =>
+const entryOf = (st: Stats, kind: EntryKind, size: number = st.size): Entry =>
   Object.freeze({ kind, uid: st.uid, gid: st.gid, mode: st.mode & 0o777, size })
 
 /** A Uint8Array view of a Buffer's bytes (no copy), so callers see one type whatever the interpreter. */
 export const view = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
 
-/** Reads (or streams) an open file: its sha256 and, when `keep`, its bytes. */
-const hashHandle = async (fh: fs.FileHandle, size: number, keep: boolean): Promise<{ sha256: string; bytes?: Uint8Array; size: number }> => {
-  if (keep || size <= wholeLimit) {
-    const data = await fh.readFile()
-    const sha256 = createHash('sha256').update(data).digest('hex')
-    return keep ? { sha256, bytes: view(data), size: data.length } : { sha256, size: data.length }
+/**
+ * Reads an open file to its end. `size` (from lstat) sizes the buffer one byte larger than the file,
+ * so a file that has not changed size is read in one call: a read shorter than asked that returns
+ * exactly `size` bytes is its end. A file that grew or shrank meanwhile is read until a read returns 0.
+ */
+const readAll = (fd: number, size: number): Buffer => {
+  let buffer = Buffer.allocUnsafe(size + 1)
+  let total = 0
+  for (;;) {
+    if (total === buffer.length) {
+      const bigger = Buffer.allocUnsafe(buffer.length * 2)
+      buffer.copy(bigger, 0, 0, total)
+      buffer = bigger
+    }
+    const want = buffer.length - total
+    const n = readSync(fd, buffer, total, want, null)
+    if (n === 0) break
+    total += n
+    if (n < want && total === size) break
   }
-  const hash = createHash('sha256')
+  return buffer.subarray(0, total)
+}
+
+/** Reads (or streams) an open file: its sha256 and, when `keep`, its bytes. */
+const hashFile = (fd: number, size: number, keep: boolean): { sha256: string; bytes?: Uint8Array; size: number } => {
+  if (keep || size <= wholeLimit) {
+    const data = readAll(fd, size)
+    const digest = sha256(data)
+    return keep ? { sha256: digest, bytes: view(data), size: data.length } : { sha256: digest, size: data.length }
+  }
+  const hash = crypto.createHash('sha256')
   const buffer = Buffer.allocUnsafe(chunk)
   let total = 0
   for (;;) {
-    const { bytesRead } = await fh.read(buffer, 0, chunk, null)
+    const bytesRead = readSync(fd, buffer, 0, chunk, null)
     if (bytesRead === 0) break
     hash.update(buffer.subarray(0, bytesRead))
     total += bytesRead
@@ -49,15 +78,16 @@ const hashHandle = async (fh: fs.FileHandle, size: number, keep: boolean): Promi
 export const probe = async (confine: Confinement, path: string, options: ProbeOptions = {}): Promise<Probe> => {
   try {
     const host = await confine.locate('probe', path)
-    const st = await fs.lstat(host)
+    const st = lstatSync(host, { throwIfNoEntry: false }) // a missing path is common (plans of new files): no Error for it
+    if (st === undefined) return absent
     const kind = kindOf(st)
     switch (kind) {
       case 'file': {
         const limit = options.contentLimit ?? defaultContentLimit
         const wanted = options.contentUnless !== undefined && st.size <= limit
-        const fh = await fs.open(host, readFlags)
+        const fd = openSync(host, readFlags)
         try {
-          const read = await hashHandle(fh, st.size, wanted)
+          const read = hashFile(fd, st.size, wanted)
           const entry = entryOf(st, kind, read.size)
           const content = wanted && read.bytes !== undefined && read.sha256 !== options.contentUnless && read.size <= limit ? read.bytes : undefined
           return Object.freeze({
@@ -65,20 +95,19 @@ export const probe = async (confine: Confinement, path: string, options: ProbeOp
             probe: Object.freeze(content === undefined ? { entry, sha256: read.sha256 } : { entry, sha256: read.sha256, content }),
           })
         } finally {
-          await fh.close()
+          closeSync(fd)
         }
       }
       case 'directory': {
-        const dir = await fs.opendir(host, { bufferSize: 4 })
+        const dir = opendirSync(host, { bufferSize: 4 })
         try {
-          const first = await dir.read()
-          return Object.freeze({ _tag: 'Directory', entry: entryOf(st, kind), empty: first === null })
+          return Object.freeze({ _tag: 'Directory', entry: entryOf(st, kind), empty: dir.readSync() === null })
         } finally {
-          await dir.close()
+          dir.closeSync()
         }
       }
       case 'symlink':
-        return Object.freeze({ _tag: 'Symlink', entry: entryOf(st, kind), target: await fs.readlink(host) })
+        return Object.freeze({ _tag: 'Symlink', entry: entryOf(st, kind), target: readlinkSync(host) })
       case 'other':
         return Object.freeze({ _tag: 'Other', entry: entryOf(st, kind) })
     }

@@ -142,7 +142,7 @@ const scanString = (src: string, from: number, quote: string): E.Either<ExprErro
     if (bytes.length > 0) value += new TextDecoder('utf-8', { fatal: false }).decode(Uint8Array.from(bytes))
     bytes = []
   }
-  const bad = (at: number): E.Either<ExprError.ExprError, never> => E.left(ExprError.syntax('invalid char escape', at))
+  const bad = (at: number): E.Either<ExprError.ExprError, never> => E.left(ExprError.syntax('invalid char escape', Math.min(at, src.length)))
   const simple: Readonly<Record<string, string>> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' }
   while (true) {
     if (i >= src.length || src[i] === '\n') return E.left(ExprError.syntax('literal not terminated', i))

@@ -44,14 +44,24 @@ export const fromProbe = (p: Probe): FileStatus => {
 
 // interop
 
-/** The digest that staleness checks compare: every observed field except the diff bytes. */
+/**
+ * The digest that staleness checks compare: every observed field except the diff bytes, as
+ * `Digest.ofValue` of them. A file's canonical JSON is written out directly (plan hashes one per
+ * resource); any other status, or a file with a field of an unexpected type, goes through ofValue.
+ */
 export const digest = (s: FileStatus): string => {
   if (s._tag === 'File') {
+    const { uid, gid, mode, size, sha256 } = s
+    if (isInt(uid) && isInt(gid) && isInt(mode) && isInt(size) && typeof sha256 === 'string' && Object.keys(s).length === ('content' in s ? 7 : 6)) {
+      return 'sha256:' + Digest.sha256(`{"_tag":"File","gid":${gid},"mode":${mode},"sha256":${JSON.stringify(sha256)},"size":${size},"uid":${uid}}`)
+    }
     const { content: _content, ...rest } = s
     return Digest.ofValue(rest)
   }
   return Digest.ofValue(s)
 }
+
+const isInt = (n: unknown): n is number => Number.isSafeInteger(n)
 
 /** A user's or group's display name: its name in the database, else the number. */
 export const nameOf = (names: ReadonlyMap<number, string>, id: number): string => names.get(id) ?? String(id)

@@ -199,3 +199,9 @@ describe('deep expressions', () => {
     expect(E.isRight(Parser.parse(Array.from({ length: 200 }, () => '1').join(' + ')))).toBe(true)
   })
 })
+
+describe('regressions', () => {
+  it('a string that ends in a lone backslash errs at the end of the source, not past it', () => {
+    expect(Parser.parse('"\\')).toEqual(E.left(expect.objectContaining({ message: 'invalid char escape', offset: 2 })))
+  })
+})
