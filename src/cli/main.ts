@@ -15,7 +15,7 @@ import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as CompileCommands from './compileCommands.js'
 import * as FactsCommand from './facts.js'
-import { planManifest, readHost } from './pipeline.js'
+import { planManifest, readHost, type FactSource } from './pipeline.js'
 import * as Render from './render.js'
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
@@ -156,6 +156,9 @@ const program = new Command()
   .showHelpAfterError()
 
 const rootOption = new Option('--root <dir>', 'confine every managed path below this directory')
+const factsOption = (): Option => new Option('--facts <file>', "use another machine's facts (JSON or YAML, as `plait facts --json` prints them) instead of this one's")
+const factOption = (): Option => new Option('--fact <key=value>', 'set a fact, repeatable; a dotted key builds maps').argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v])
+const factSource = (o: { facts?: string; fact?: string[] }): FactSource => ({ ...(o.facts !== undefined ? { factsFile: o.facts } : {}), assignments: o.fact ?? [] })
 const stateOption = new Option('--state-dir <dir>', `state directory for the lock and journal, a machine path (default ${Apply.defaultStateDir}, or $PLAIT_STATE_DIR)`)
 
 program
@@ -165,13 +168,15 @@ program
   .option('--out <file>', 'save the plan to this file for review and a later `plait apply`')
   .addOption(rootOption)
   .addOption(stateOption)
+  .addOption(factsOption())
+  .addOption(factOption())
   .option('--json', 'print the plan as JSON (the plan file format)')
   .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
   .option('-v, --verbose', 'also list unchanged resources')
-  .action(async (manifest: string, o: MachineOptions & { out?: string; json?: boolean; detailedExitcode?: boolean; verbose?: boolean }) => {
+  .action(async (manifest: string, o: MachineOptions & { facts?: string; fact?: string[]; out?: string; json?: boolean; detailedExitcode?: boolean; verbose?: boolean }) => {
     const machine = await machineFor(o)
     await notePending(machine, stateDirOf(o))
-    const plan = orFail(await planManifest(manifest, machine, version))
+    const plan = orFail(await planManifest(manifest, machine, version, factSource(o)))
     if (o.out !== undefined) await writeAtomic(o.out, PlanFile.serialize(plan))
     out(o.json === true ? PlanFile.serialize(plan) : Render.plan(plan, { verbose: o.verbose === true }))
     if (o.out !== undefined && o.json !== true) out(`Saved the plan to ${o.out}. Apply it with: plait apply ${o.out}${o.root !== undefined ? ` --root ${o.root}` : ''}\n`)
@@ -195,22 +200,27 @@ program
   .argument('<target>', 'a plan file, or a manifest')
   .addOption(rootOption)
   .addOption(stateOption)
+  .addOption(factsOption())
+  .addOption(factOption())
   .option('--atomic', 'roll back every reversible step of the run when any resource fails')
   .option('--noop', 'run every check of apply and change nothing')
   .option('--json', 'print the report as JSON')
-  .action(async (target: string, o: MachineOptions & { atomic?: boolean; noop?: boolean; json?: boolean }) => {
+  .action(async (target: string, o: MachineOptions & { facts?: string; fact?: string[]; atomic?: boolean; noop?: boolean; json?: boolean }) => {
     const machine = await machineFor(o)
     if (await isPlanFile(target)) {
+      if (o.facts !== undefined || (o.fact ?? []).length > 0) {
+        fail([Diagnostic.make('Validation', '--facts and --fact apply to a manifest; a saved plan is applied exactly as it was reviewed')])
+      }
       const plan = await loadPlan(target)
       await runApply(machine, plan, o)
       return
     }
     // Plan first, so a bad manifest stops here with nothing touched. If the lock then finds an
     // unfinished run to roll back, that plan saw the half-applied state: plan again (Apply.Source).
-    const first = orFail(await planManifest(target, machine, version))
+    const first = orFail(await planManifest(target, machine, version, factSource(o)))
     let recovered = false
     const source = async (): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
-      const plan = recovered ? await planManifest(target, machine, version) : E.right(first)
+      const plan = recovered ? await planManifest(target, machine, version, factSource(o)) : E.right(first)
       if (E.isRight(plan) && o.json !== true) out(Render.plan(plan.right) + '\n')
       return plan
     }

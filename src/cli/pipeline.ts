@@ -34,11 +34,37 @@ export const readManifest = async (path: string): Promise<E.Either<ReadonlyArray
   }
 }
 
+/** Where a manifest's facts come from: this machine's (the default), or another's (`--facts FILE`), with `--fact` on top. */
+export interface FactSource {
+  readonly factsFile?: string
+  readonly assignments: ReadonlyArray<string>
+}
+
+/**
+ * The facts a manifest sees, gathered only when its text mentions them at all: gathering reads
+ * /proc, /sys and the facts files, which a manifest that never reads a fact should not pay for.
+ */
+export const factsFor = async (text: string, machine: Machine, source: FactSource): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, unknown>> => {
+  if (!/facts/i.test(text) && source.factsFile === undefined && source.assignments.length === 0) return E.right({})
+  const FactsGather = await import('../interpreters/posix/facts.js')
+  return FactsGather.gather({ machine, dirs: FactsGather.defaultDirs(process.env), ...(source.factsFile !== undefined ? { factsFile: source.factsFile } : {}), assignments: source.assignments })
+}
+
+/** The process environment as the manifest's `Environ` (only what it reads ends up in the plan). */
+const environ = (): Record<string, string> => Object.fromEntries(Object.entries(process.env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])))
+
 /** Plans a manifest against a machine: the whole of `plait plan`. */
-export const planManifest = async (manifestPath: string, machine: Machine, version: string): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
+export const planManifest = async (
+  manifestPath: string,
+  machine: Machine,
+  version: string,
+  facts: FactSource = { assignments: [] },
+): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
   const text = await readManifest(manifestPath)
   if (E.isLeft(text)) return text
-  const catalog = compile(manifestPath, text.right, nodePath.dirname(nodePath.resolve(manifestPath)))
+  const factValues = await factsFor(text.right, machine, facts)
+  if (E.isLeft(factValues)) return factValues
+  const catalog = compile(manifestPath, text.right, nodePath.dirname(nodePath.resolve(manifestPath)), { facts: factValues.right, environ: environ() })
   if (E.isLeft(catalog)) return catalog
   const inline = inlineMemo()
   const observed = await observe(catalog.right, machine, readHost, inline)

@@ -70,4 +70,26 @@ describe.concurrent('validate and compile', () => {
     expect(r.stderr).toContain('facts.yaml')
     expect(r.stderr).not.toMatch(stackFrame)
   })
+
+  it('plan reads the facts it is given, records only the ones it read, and applies the override they choose', async ({ expect }) => {
+    const s = sandbox()
+    fs.mkdirSync(s.at('/etc'))
+    const m = s.manifest(manifest)
+    const facts = path.join(s.host, 'facts.yaml')
+    fs.writeFileSync(facts, 'env: prod\nmemory:\n  free: 12345\n')
+    const out = path.join(s.host, 'plan.json')
+    const r = await plait(['plan', m, '--root', s.root, '--facts', facts, '--out', out, '--json'])
+    expect(r.code, show(r)).toBe(0)
+    const plan = JSON.parse(fs.readFileSync(out, 'utf8')) as { inputs: { reads: Array<{ root: string; path: string }> }; resources: Array<{ steps: Array<{ content: { data: string } }> }> }
+    expect(plan.inputs.reads.map((x) => `${x.root}:${x.path}`)).toEqual(['facts:env'])
+    expect(plan.resources[0]!.steps[0]!.content.data).toBe('good day\n')
+    // --fact on top of --facts: another environment, another plan
+    const dev = await plait(['plan', m, '--root', s.root, '--facts', facts, '--fact', 'env=dev'])
+    expect(dev.stdout).toContain('+hello')
+    // a saved plan is applied as reviewed: facts options are refused for it
+    const a = await plait(['apply', out, '--root', s.root, '--fact', 'env=dev'])
+    expect(a.code, show(a)).toBe(1)
+    expect(a.stderr).toContain('--facts and --fact apply to a manifest')
+    expect(fs.existsSync(s.at('/etc/motd'))).toBe(false)
+  })
 })
