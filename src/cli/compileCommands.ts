@@ -10,11 +10,12 @@ import * as Diagnostic from '../core/Diagnostic.js'
 import * as Facts from '../facts/Facts.js'
 import * as FactsGather from '../interpreters/posix/facts.js'
 import * as Posix from '../interpreters/posix/posix.js'
-import { readManifest } from './pipeline.js'
+import { readHiera, readManifest } from './pipeline.js'
 import * as Render from './render.js'
 
 interface Flags {
   readonly facts?: string
+  readonly hiera?: string
   readonly fact: ReadonlyArray<string>
   readonly json?: boolean
 }
@@ -38,10 +39,12 @@ const factsFor = async (o: Flags, local: boolean): Promise<Facts.Facts> => {
   return Facts.assemble({ system: Facts.empty, files: [], assignments: assignments.flatMap((a) => (E.isRight(a) ? [a.right] : [])) })
 }
 
-const compileFile = async (manifest: string, facts: Facts.Facts): Promise<Catalog> => {
+const compileFile = async (manifest: string, facts: Facts.Facts, hieraPath: string | undefined): Promise<Catalog> => {
   const text = await readManifest(manifest)
   if (E.isLeft(text)) return fail(text.left)
-  const catalog = compile(manifest, text.right, nodePath.dirname(nodePath.resolve(manifest)), { facts })
+  const hiera = await readHiera(hieraPath)
+  if (E.isLeft(hiera)) return fail(hiera.left)
+  const catalog = compile(manifest, text.right, nodePath.dirname(nodePath.resolve(manifest)), { facts, ...(hiera.right !== undefined ? { hiera: hiera.right } : {}) })
   return E.isLeft(catalog) ? fail(catalog.left) : catalog.right
 }
 
@@ -65,6 +68,7 @@ const factOptions = (c: Command): Command =>
   c
     .option('--facts <file>', "the target machine's facts (JSON or YAML, as `plait facts --json` prints them there)")
     .option('--fact <key=value>', 'set a fact, repeatable; a dotted key builds maps', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--hiera <file>', "a data document (data, hierarchy, overrides) deep-merged on top of the manifest's data")
 
 /** Adds `plait validate` and `plait compile` to a program. */
 export const register = (program: Command): void => {
@@ -74,7 +78,7 @@ export const register = (program: Command): void => {
       .description('parse, decode, resolve and type-check a manifest; observes nothing and uses no facts unless given')
       .argument('<manifest>', 'the manifest (CCM YAML format)'),
   ).action(async (manifest: string, o: Flags) => {
-    const c = await compileFile(manifest, await factsFor(o, false))
+    const c = await compileFile(manifest, await factsFor(o, false), o.hiera)
     process.stdout.write(`${manifest}: valid, ${c.resources.length} resource${c.resources.length === 1 ? '' : 's'}\n`)
   })
   factOptions(
@@ -84,7 +88,7 @@ export const register = (program: Command): void => {
       .argument('<manifest>', 'the manifest (CCM YAML format)')
       .option('--json', 'print the catalog as JSON'),
   ).action(async (manifest: string, o: Flags) => {
-    const c = await compileFile(manifest, await factsFor(o, true))
+    const c = await compileFile(manifest, await factsFor(o, true), o.hiera)
     process.stdout.write(o.json === true ? JSON.stringify(c, null, 2) + '\n' : renderCatalog(c))
   })
 }

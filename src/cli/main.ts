@@ -158,7 +158,12 @@ const program = new Command()
 const rootOption = new Option('--root <dir>', 'confine every managed path below this directory')
 const factsOption = (): Option => new Option('--facts <file>', "use another machine's facts (JSON or YAML, as `plait facts --json` prints them) instead of this one's")
 const factOption = (): Option => new Option('--fact <key=value>', 'set a fact, repeatable; a dotted key builds maps').argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v])
-const factSource = (o: { facts?: string; fact?: string[] }): FactSource => ({ ...(o.facts !== undefined ? { factsFile: o.facts } : {}), assignments: o.fact ?? [] })
+const hieraOption = (): Option => new Option('--hiera <file>', 'a data document (data, hierarchy, overrides) deep-merged on top of the manifest\'s data')
+const factSource = (o: { facts?: string; fact?: string[]; hiera?: string }): FactSource => ({
+  ...(o.facts !== undefined ? { factsFile: o.facts } : {}),
+  ...(o.hiera !== undefined ? { hiera: o.hiera } : {}),
+  assignments: o.fact ?? [],
+})
 const stateOption = new Option('--state-dir <dir>', `state directory for the lock and journal, a machine path (default ${Apply.defaultStateDir}, or $PLAIT_STATE_DIR)`)
 
 program
@@ -170,10 +175,11 @@ program
   .addOption(stateOption)
   .addOption(factsOption())
   .addOption(factOption())
+  .addOption(hieraOption())
   .option('--json', 'print the plan as JSON (the plan file format)')
   .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
   .option('-v, --verbose', 'also list unchanged resources')
-  .action(async (manifest: string, o: MachineOptions & { facts?: string; fact?: string[]; out?: string; json?: boolean; detailedExitcode?: boolean; verbose?: boolean }) => {
+  .action(async (manifest: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; out?: string; json?: boolean; detailedExitcode?: boolean; verbose?: boolean }) => {
     const machine = await machineFor(o)
     await notePending(machine, stateDirOf(o))
     const plan = orFail(await planManifest(manifest, machine, version, factSource(o)))
@@ -202,14 +208,15 @@ program
   .addOption(stateOption)
   .addOption(factsOption())
   .addOption(factOption())
+  .addOption(hieraOption())
   .option('--atomic', 'roll back every reversible step of the run when any resource fails')
   .option('--noop', 'run every check of apply and change nothing')
   .option('--json', 'print the report as JSON')
-  .action(async (target: string, o: MachineOptions & { facts?: string; fact?: string[]; atomic?: boolean; noop?: boolean; json?: boolean }) => {
+  .action(async (target: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; atomic?: boolean; noop?: boolean; json?: boolean }) => {
     const machine = await machineFor(o)
     if (await isPlanFile(target)) {
-      if (o.facts !== undefined || (o.fact ?? []).length > 0) {
-        fail([Diagnostic.make('Validation', '--facts and --fact apply to a manifest; a saved plan is applied exactly as it was reviewed')])
+      if (o.facts !== undefined || o.hiera !== undefined || (o.fact ?? []).length > 0) {
+        fail([Diagnostic.make('Validation', '--facts, --fact and --hiera apply to a manifest; a saved plan is applied exactly as it was reviewed')])
       }
       const plan = await loadPlan(target)
       await runApply(machine, plan, o)

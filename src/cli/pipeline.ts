@@ -38,6 +38,8 @@ export const readManifest = async (path: string): Promise<E.Either<ReadonlyArray
 export interface FactSource {
   readonly factsFile?: string
   readonly assignments: ReadonlyArray<string>
+  /** `--hiera FILE`: a data document deep-merged on top of the manifest's data. */
+  readonly hiera?: string
 }
 
 /**
@@ -45,9 +47,17 @@ export interface FactSource {
  * /proc, /sys and the facts files, which a manifest that never reads a fact should not pay for.
  */
 export const factsFor = async (text: string, machine: Machine, source: FactSource): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, unknown>> => {
-  if (!/facts/i.test(text) && source.factsFile === undefined && source.assignments.length === 0) return E.right({})
+  if (!/facts/i.test(text) && source.hiera === undefined && source.factsFile === undefined && source.assignments.length === 0) return E.right({})
   const FactsGather = await import('../interpreters/posix/facts.js')
   return FactsGather.gather({ machine, dirs: FactsGather.defaultDirs(process.env), ...(source.factsFile !== undefined ? { factsFile: source.factsFile } : {}), assignments: source.assignments })
+}
+
+/** Reads a `--hiera FILE` (when given) as text. */
+export const readHiera = async (path: string | undefined): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, { file: string; text: string } | undefined>> => {
+  if (path === undefined) return E.right(undefined)
+  const bytes = await readHost(path)
+  if (E.isLeft(bytes)) return E.left([Diagnostic.make('Io', `cannot read hiera file ${path}: ${bytes.left.description}`)])
+  return E.right({ file: path, text: new TextDecoder().decode(bytes.right) })
 }
 
 /** The process environment as the manifest's `Environ` (only what it reads ends up in the plan). */
@@ -64,7 +74,13 @@ export const planManifest = async (
   if (E.isLeft(text)) return text
   const factValues = await factsFor(text.right, machine, facts)
   if (E.isLeft(factValues)) return factValues
-  const catalog = compile(manifestPath, text.right, nodePath.dirname(nodePath.resolve(manifestPath)), { facts: factValues.right, environ: environ() })
+  const hiera = await readHiera(facts.hiera)
+  if (E.isLeft(hiera)) return hiera
+  const catalog = compile(manifestPath, text.right, nodePath.dirname(nodePath.resolve(manifestPath)), {
+    facts: factValues.right,
+    environ: environ(),
+    ...(hiera.right !== undefined ? { hiera: hiera.right } : {}),
+  })
   if (E.isLeft(catalog)) return catalog
   const inline = inlineMemo()
   const observed = await observe(catalog.right, machine, readHost, inline)

@@ -26,7 +26,7 @@ const firstSyntaxErrors = (file: string, ds: ReadonlyArray<Diagnostic.Diagnostic
       ]
 
 /** The facts and environ values a manifest read, each once, sorted, with a digest of what was there. */
-export const readsOf = (reads: ReadonlyArray<Evaluate.Read>, inputs: Manifest.Inputs): ReadonlyArray<Read> => {
+export const readsOf = (reads: ReadonlyArray<Evaluate.Read>, inputs: Inputs): ReadonlyArray<Read> => {
   const out = new Map<string, Read>()
   for (const r of reads) {
     if (r.root === 'data') continue
@@ -52,16 +52,30 @@ const valueAt = (root: unknown, path: ReadonlyArray<string>): unknown => {
  * Compiles a manifest. `file` names it in diagnostics and in the plan; `baseDir` is the directory
  * relative `source` paths resolve against (the manifest's own directory).
  */
-export const compile = (file: string, text: string, baseDir: string, inputs: Manifest.Inputs = {}): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> => {
+/** What a compilation reads besides the manifest: the facts, the environment and a `--hiera` file. */
+export interface Inputs {
+  readonly facts?: unknown
+  readonly environ?: Readonly<Record<string, string>>
+  readonly hiera?: { readonly file: string; readonly text: string }
+}
+
+export const compile = (file: string, text: string, baseDir: string, inputs: Inputs = {}): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> => {
   const tree = Yaml.parse(file, text)
   if (E.isLeft(tree)) return E.left(firstSyntaxErrors(file, tree.left))
-  const decoded = Manifest.decode(file, tree.right, inputs)
+  const hiera = inputs.hiera === undefined ? undefined : Yaml.parse(inputs.hiera.file, inputs.hiera.text)
+  if (hiera !== undefined && E.isLeft(hiera)) return E.left(firstSyntaxErrors(inputs.hiera!.file, hiera.left))
+  const decoded = Manifest.decode(file, tree.right, {
+    ...(inputs.facts !== undefined ? { facts: inputs.facts } : {}),
+    ...(inputs.environ !== undefined ? { environ: inputs.environ } : {}),
+    ...(hiera !== undefined && E.isRight(hiera) ? { hiera: hiera.right } : {}),
+  })
   const m = decoded.manifest
   const problems: Diagnostic.Diagnostic[] = [...decoded.problems]
   // CCM's data annotations (@require, @validate) hold for the data after the hierarchy resolved.
   // Without an "@" in a comment there can be no annotation: skip the second parse (1.6 s at 10k resources).
-  if (m.dataNode !== undefined && /#[^\n]*@/.test(text)) {
-    const annotations = Annotations.extract(file, text)
+  for (const doc of [{ file, text }, ...(inputs.hiera !== undefined ? [inputs.hiera] : [])]) {
+    if (m.dataNode === undefined || !/#[^\n]*@/.test(doc.text)) continue
+    const annotations = Annotations.extract(doc.file, doc.text)
     if (E.isLeft(annotations)) problems.push(...annotations.left)
     else problems.push(...Annotations.check(m.dataNode, annotations.right.rules))
   }

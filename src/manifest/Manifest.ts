@@ -56,6 +56,8 @@ export const ccmKeys = ['resources', 'fail_on_error', 'pre_message', 'post_messa
 export interface Inputs {
   readonly facts?: unknown
   readonly environ?: Readonly<Record<string, string>>
+  /** A `--hiera FILE` document (data, hierarchy, overrides), resolved alike and deep-merged on top of the manifest's data. */
+  readonly hiera?: Node.Node
 }
 
 /** The evaluators of the hierarchy: templates rendered with only `lookup` and the facts. */
@@ -90,10 +92,15 @@ export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { re
   let dataNode: Node.MapNode | undefined
   const reads: Evaluate.Read[] = []
   const resolved = E.chain((src: Hierarchy.Source) => Hierarchy.resolve(src, hierarchyEvaluators(inputs.facts, reads)))(Hierarchy.fromDocument(root, 'manifest'))
+  const overlay =
+    inputs.hiera === undefined
+      ? E.right(undefined)
+      : E.chain((src: Hierarchy.Source) => Hierarchy.resolve(src, hierarchyEvaluators(inputs.facts, reads)))(Hierarchy.fromDocument(inputs.hiera, 'hiera'))
   if (E.isLeft(resolved)) problems.push(...resolved.left)
-  else {
-    dataNode = resolved.right.data
-    data = Hierarchy.toJS(resolved.right.data)
+  if (E.isLeft(overlay)) problems.push(...overlay.left)
+  if (E.isRight(resolved) && E.isRight(overlay)) {
+    dataNode = overlay.right === undefined ? resolved.right.data : Hierarchy.overlay(resolved.right.data, overlay.right.data)
+    data = Hierarchy.toJS(dataNode)
   }
   const scope: Scope = { env: Evaluate.env({ mode: 'manifest', data, facts: inputs.facts, ...(inputs.environ !== undefined ? { environ: inputs.environ } : {}) }), reads }
   const ccm = Node.get(root, 'ccm')

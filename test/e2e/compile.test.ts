@@ -89,7 +89,21 @@ describe.concurrent('validate and compile', () => {
     // a saved plan is applied as reviewed: facts options are refused for it
     const a = await plait(['apply', out, '--root', s.root, '--fact', 'env=dev'])
     expect(a.code, show(a)).toBe(1)
-    expect(a.stderr).toContain('--facts and --fact apply to a manifest')
+    expect(a.stderr).toContain('--facts, --fact and --hiera apply to a manifest')
     expect(fs.existsSync(s.at('/etc/motd'))).toBe(false)
+  })
+
+  it('--hiera deep-merges a data document on top, resolving its own hierarchy with the same facts', async ({ expect }) => {
+    const s = sandbox()
+    const m = s.manifest(manifest)
+    const hiera = path.join(s.host, 'site.yaml')
+    fs.writeFileSync(hiera, `hierarchy:\n  order: [ "env:\${ lookup('facts.env') }" ]\noverrides:\n  env:prod:\n    greeting: site says hi\n`)
+    const r = await plait(['compile', m, '--fact', 'env=prod', '--hiera', hiera, '--json'])
+    expect(r.code, show(r)).toBe(0)
+    expect((JSON.parse(r.stdout) as { resources: Array<{ content: { text: string } }> }).resources[0]!.content.text).toBe('site says hi\n')
+    fs.writeFileSync(hiera, 'colour: red\n')
+    const bad = await plait(['validate', m, '--hiera', hiera])
+    expect(bad.code, show(bad)).toBe(1)
+    expect(bad.stderr).toMatch(/site\.yaml:1:1: unknown top-level key "colour" in a hiera file/)
   })
 })
