@@ -48,6 +48,18 @@ const valueAt = (root: unknown, path: ReadonlyArray<string>): unknown => {
   return cur
 }
 
+/** Keeps one unknown-key error per key position: a bad key in `defaults` is reported once, not once per resource using it. */
+const onePerKey = (ds: ReadonlyArray<Diagnostic.Diagnostic>): Diagnostic.Diagnostic[] => {
+  const seen = new Set<string>()
+  return ds.filter((d) => {
+    if (d.code !== 'UnknownKey' || d.at === undefined) return true
+    const k = `${d.at.file}:${d.at.line}:${d.at.col}`
+    if (seen.has(k)) return false
+    seen.add(k)
+    return true
+  })
+}
+
 /**
  * Compiles a manifest. `file` names it in diagnostics and in the plan; `baseDir` is the directory
  * relative `source` paths resolve against (the manifest's own directory).
@@ -79,16 +91,25 @@ export const compile = (file: string, text: string, baseDir: string, inputs: Inp
     if (E.isLeft(annotations)) problems.push(...annotations.left)
     else problems.push(...Annotations.check(m.dataNode, annotations.right.rules))
   }
+  for (const g of m.types) {
+    if (!(types as ReadonlyArray<string>).includes(g.type)) {
+      problems.push(Diagnostic.make('Decode', `unknown resource type "${g.type}"`, { at: g.at, hint: `known types: ${types.join(', ')}` }))
+    }
+  }
+  // A defaults entry's keys are checked even when no resource follows it to use them.
+  for (const d of m.defaults) {
+    if (d.type !== 'file') continue
+    for (const e of d.props) {
+      if (!(FileSpec.keys as ReadonlyArray<string>).includes(e.key)) {
+        problems.push(Diagnostic.make('UnknownKey', `unknown property "${e.key}" in file defaults`, { at: e.keyAt, hint: `allowed: ${FileSpec.keys.join(', ')}` }))
+      }
+    }
+  }
   const scope = m.scope
   const resources: FileSpec.FileSpec[] = []
   const seen = new Map<string, FileSpec.FileSpec>()
   for (const raw of m.resources) {
-    if (raw.type !== 'file') {
-      problems.push(
-        Diagnostic.make('Decode', `unknown resource type "${raw.type}"`, { at: raw.nameAt, hint: `known types: ${types.join(', ')}` }),
-      )
-      continue
-    }
+    if (raw.type !== 'file') continue // reported once for its group, below
     const spec = FileSpec.decode(raw, scope, baseDir)
     if (E.isLeft(spec)) {
       problems.push(...spec.left)
@@ -107,7 +128,7 @@ export const compile = (file: string, text: string, baseDir: string, inputs: Inp
     seen.set(spec.right.id, spec.right)
     resources.push(spec.right)
   }
-  if (problems.length > 0) return E.left([...problems].sort(Diagnostic.compare))
+  if (problems.length > 0) return E.left(onePerKey(problems).sort(Diagnostic.compare))
   const catalog: Catalog = {
     manifest: { file, sha256: Digest.sha256(text) },
     reads: readsOf(m.scope.reads, inputs),

@@ -40,6 +40,10 @@ export interface Manifest {
   readonly preMessage?: string
   readonly postMessage?: string
   readonly resources: ReadonlyArray<RawResource>
+  /** Every `defaults` entry as written, so its keys are checked even when no resource follows it. */
+  readonly defaults: ReadonlyArray<{ readonly type: string; readonly props: ReadonlyArray<Node.Entry> }>
+  /** Every resource group's type as written (`- file: ...`), so an unknown type is caught even with no resources. */
+  readonly types: ReadonlyArray<{ readonly type: string; readonly at: Position }>
 }
 
 /** Keys allowed at the top level and under `ccm`. */
@@ -81,7 +85,7 @@ export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { re
   }
   if (root._tag !== 'Map') {
     fail('Decode', `a manifest must be a map with a "ccm" key, found ${Node.describe(root)}`, root.at)
-    return { manifest: { file, data: {}, scope: { env: Evaluate.env({ mode: 'manifest' }), reads: [] }, failOnError: false, resources: [] }, problems }
+    return { manifest: { file, data: {}, defaults: [], types: [], scope: { env: Evaluate.env({ mode: 'manifest' }), reads: [] }, failOnError: false, resources: [] }, problems }
   }
   for (const e of root.entries) {
     if (!(topKeys as ReadonlyArray<string>).includes(e.key)) {
@@ -105,6 +109,8 @@ export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { re
   const scope: Scope = { env: Evaluate.env({ mode: 'manifest', data, facts: inputs.facts, ...(inputs.environ !== undefined ? { environ: inputs.environ } : {}) }), reads }
   const ccm = Node.get(root, 'ccm')
   const resources: RawResource[] = []
+  const defaults: Array<{ type: string; props: ReadonlyArray<Node.Entry> }> = []
+  const types: Array<{ type: string; at: Position }> = []
   let failOnError = false
   let preMessage: string | undefined
   let postMessage: string | undefined
@@ -131,13 +137,20 @@ export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { re
       }
     }
     const list = Node.get(ccm.value, 'resources')
-    if (list !== undefined) decodeResources(list.value, scope, resources, problems)
+    if (list !== undefined) decodeResources(list.value, scope, resources, problems, defaults, types)
   }
-  const manifest: Manifest = { file, data, ...(dataNode !== undefined ? { dataNode } : {}), scope, failOnError, resources, ...(preMessage !== undefined ? { preMessage } : {}), ...(postMessage !== undefined ? { postMessage } : {}) }
+  const manifest: Manifest = { file, data, defaults, types, ...(dataNode !== undefined ? { dataNode } : {}), scope, failOnError, resources, ...(preMessage !== undefined ? { preMessage } : {}), ...(postMessage !== undefined ? { postMessage } : {}) }
   return { manifest, problems }
 }
 
-const decodeResources = (n: Node.Node, scope: Scope, out: RawResource[], problems: Diagnostic.Diagnostic[]): void => {
+const decodeResources = (
+  n: Node.Node,
+  scope: Scope,
+  out: RawResource[],
+  problems: Diagnostic.Diagnostic[],
+  defaultsOut: Array<{ type: string; props: ReadonlyArray<Node.Entry> }>,
+  typesOut: Array<{ type: string; at: Position }>,
+): void => {
   if (n._tag === 'Scalar' && n.value === null) return
   if (n._tag !== 'Seq') {
     problems.push(Diagnostic.make('Decode', `"ccm.resources" must be a list, found ${Node.describe(n)}`, { at: n.at }))
@@ -155,6 +168,7 @@ const decodeResources = (n: Node.Node, scope: Scope, out: RawResource[], problem
     }
     const typeEntry = item.entries[0]!
     const type = typeEntry.key
+    typesOut.push({ type, at: typeEntry.keyAt })
     const body = typeEntry.value
     if (body._tag === 'Map') {
       // The form with an explicit name: `- file: { name: /etc/motd, ensure: present }`.
@@ -182,6 +196,7 @@ const decodeResources = (n: Node.Node, scope: Scope, out: RawResource[], problem
         }
         const own = props._tag === 'Map' ? props.entries : []
         if (only.key === 'defaults') {
+          defaultsOut.push({ type, props: own })
           defaults = merge(defaults, own)
           continue
         }

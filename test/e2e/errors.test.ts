@@ -74,7 +74,7 @@ const cases: Record<string, Case> = {
     resource: 'file#/etc/x',
     says: /duplicate resource file#\/etc\/x/,
   },
-  'unknown resource type': { manifest: `ccm:\n  resources:\n    - package:\n        - nginx:\n            ensure: present\n`, at: '4:11', says: /unknown resource type "package"/ },
+  'unknown resource type': { manifest: `ccm:\n  resources:\n    - package:\n        - nginx:\n            ensure: present\n`, at: '3:7', says: /unknown resource type "package"/ },
   'explicit name form without a name': { manifest: `ccm:\n  resources:\n    - file:\n        ensure: present\n`, at: '4:9', says: /needs a "name"/ },
   // lookups at plan time
   'unknown user': { manifest: file(`            owner: nosuchuser\n            group: root\n            mode: "0644"\n`), at: '4:11', resource: 'file#/etc/x', plan: true, says: /could not look up user "nosuchuser"/ },

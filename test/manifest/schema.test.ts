@@ -1,0 +1,66 @@
+// The editor schema (docs/schema/manifest.schema.json) and the compiler agree on shape: whatever
+// the schema rejects, the compiler rejects too, and whatever the compiler rejects for its shape
+// (an unknown key, a wrong type, an unknown resource type), the schema rejects too. Checked on the
+// CCM compatibility corpus as it is and on generated manifests.
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { fc, test as fcTest } from '@fast-check/vitest'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import * as YAML from 'yaml'
+import { compile } from '../../src/compiler/compile.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const schema = JSON.parse(readFileSync(join(here, '..', '..', 'docs', 'schema', 'manifest.schema.json'), 'utf8')) as object
+const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema)
+const compat = join(here, '..', '..', '..', 'shared', 'compat', 'ccm')
+
+/** The compiler's verdict on shape alone: value checks (modes, paths, owners) are not the schema's business. */
+const shapeErrors = (text: string): string[] => {
+  const r = compile('m.yaml', text, '/srv')
+  return E.isLeft(r) ? r.left.filter((d) => d.code === 'UnknownKey' || d.code === 'Decode' || d.code === 'Syntax').map((d) => d.message) : []
+}
+
+const schemaAccepts = (text: string): boolean => validate(YAML.parse(text) ?? {}) === true
+
+describe('manifest schema', () => {
+  it('agrees with the compiler on every manifest of the CCM corpus', () => {
+    const files = readdirSync(compat).filter((f) => f.endsWith('.yaml'))
+    expect(files.length).toBeGreaterThan(5)
+    for (const f of files) {
+      const text = readFileSync(join(compat, f), 'utf8')
+      expect(schemaAccepts(text), f).toBe(shapeErrors(text).length === 0)
+    }
+  })
+
+  const scalar = fc.oneof(fc.constantFrom('present', 'absent', 'directory', '/etc/x', 'root', '0644', "{{ lookup('data.x') }}"), fc.integer({ min: 0, max: 999 }), fc.boolean())
+  const value = fc.oneof({ weight: 6, arbitrary: scalar }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constant(['a']) }, { weight: 1, arbitrary: fc.constant({ a: 1 }) })
+  const key = fc.constantFrom('ensure', 'content', 'source', 'owner', 'group', 'mode', 'force', 'provider', 'colour')
+  const props = fc.dictionary(key, value, { maxKeys: 4 })
+  const item = fc.record({ name: fc.constantFrom('/etc/a', '/etc/b', 'defaults'), props: fc.option(props, { nil: null }) }).map(({ name, props }) => ({ [name]: props }))
+  // Each list ends with a resource: a `defaults` with nothing after it is never decoded by the
+  // compiler (its keys are checked, its values are not, as nothing uses them), while the schema,
+  // an editor's aid, checks it anyway.
+  const group = fc
+    .record({ type: fc.constantFrom('file', 'file', 'file', 'package'), items: fc.array(item, { maxLength: 3 }) })
+    .map(({ type, items }) => ({ [type]: [...items, { '/etc/last': null }] }))
+  const manifest = fc.record(
+    {
+      data: fc.oneof(fc.constant({ x: 'y' }), fc.constant(null), fc.constant('text')),
+      ccm: fc.record({ resources: fc.array(group, { maxLength: 3 }), fail_on_error: fc.oneof(fc.boolean(), fc.constant('yes')) }, { requiredKeys: ['resources'] }),
+      colour: fc.constant('red'),
+    },
+    { requiredKeys: ['ccm'] },
+  )
+
+  fcTest.prop([manifest], { numRuns: 300 })('agrees with the compiler on generated manifests', (m) => {
+    const text = YAML.stringify(m)
+    expect(schemaAccepts(text), text).toBe(shapeErrors(text).length === 0)
+  })
+
+  it('names the schema for editors in the docs', () => {
+    expect(readFileSync(join(here, '..', '..', 'docs', 'cli.md'), 'utf8')).toContain('schema/manifest.schema.json')
+  })
+})
