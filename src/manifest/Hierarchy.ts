@@ -341,16 +341,4 @@ export const resolve = (source: Source, ev: Evaluators): E.Either<ReadonlyArray<
 // interop
 
 /** A resolved data tree as plain values (own properties only, `__proto__` kept as a key). */
-export const toJS = (n: Node.Node): unknown => {
-  switch (n._tag) {
-    case 'Scalar':
-      return n.value
-    case 'Seq':
-      return n.items.map(toJS)
-    case 'Map': {
-      const out: Record<string, unknown> = {}
-      for (const e of n.entries) setKey(out, e.key, toJS(e.value))
-      return out
-    }
-  }
-}
+export const toJS = Node.toJS

@@ -57,7 +57,10 @@ export const get = (m: MapNode, key: string): Entry | undefined => m.entries.fin
 
 // interop
 
-/** Converts a node to a plain JSON-like value (scalars keep their parsed types). */
+/**
+ * Converts a node to a plain JSON-like value (scalars keep their parsed types). Keys are defined,
+ * not assigned, so a YAML key named `__proto__` stays a key instead of replacing the prototype.
+ */
 export const toJS = (n: Node): unknown => {
   switch (n._tag) {
     case 'Scalar':
@@ -66,7 +69,7 @@ export const toJS = (n: Node): unknown => {
       return n.items.map(toJS)
     case 'Map': {
       const out: Record<string, unknown> = {}
-      for (const e of n.entries) out[e.key] = toJS(e.value)
+      for (const e of n.entries) Object.defineProperty(out, e.key, { value: toJS(e.value), enumerable: true, writable: true, configurable: true })
       return out
     }
   }

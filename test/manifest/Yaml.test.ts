@@ -44,3 +44,15 @@ describe('Yaml.parse', () => {
     expect(E.isRight(r)).toBe(true)
   })
 })
+
+describe('Node.toJS', () => {
+  it('keeps a key named __proto__ as a key, never as the prototype', async () => {
+    const Node = await import('../../src/manifest/Node.js')
+    const t = Yaml.parse('m.yaml', 'a:\n  __proto__:\n    polluted: true\n')
+    if (E.isLeft(t)) throw new Error('parse')
+    const v = Node.toJS(t.right) as { a: Record<string, unknown> }
+    expect(Object.keys(v.a)).toEqual(['__proto__'])
+    expect(Object.getPrototypeOf(v.a)).toBe(Object.prototype)
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+  })
+})
