@@ -11,6 +11,8 @@ export interface Read {
 
 export interface Catalog {
   readonly manifest: { readonly file: string; readonly sha256: string }
+  /** The `--hiera FILE` document, when one was given. */
+  readonly hiera?: { readonly file: string; readonly sha256: string }
   /** What the manifest read of the facts and the environment, sorted; nothing else of them matters to the plan. */
   readonly reads: ReadonlyArray<Read>
   readonly failOnError: boolean

@@ -132,6 +132,7 @@ export const compile = (file: string, text: string, baseDir: string, inputs: Inp
   const catalog: Catalog = {
     manifest: { file, sha256: Digest.sha256(text) },
     reads: readsOf(m.scope.reads, inputs),
+    ...(inputs.hiera !== undefined ? { hiera: { file: inputs.hiera.file, sha256: Digest.sha256(inputs.hiera.text) } } : {}),
     failOnError: m.failOnError,
     resources,
     ...(m.preMessage !== undefined ? { preMessage: m.preMessage } : {}),

@@ -117,7 +117,12 @@ export const plan = (
     format: Plan.formatVersion,
     plait: settings.version,
     root: settings.root,
-    inputs: { manifest: { path: catalog.manifest.file, sha256: catalog.manifest.sha256 }, sources: sourceInputs, reads: [...catalog.reads] },
+    inputs: {
+      manifest: { path: catalog.manifest.file, sha256: catalog.manifest.sha256 },
+      sources: sourceInputs,
+      reads: [...catalog.reads],
+      ...(catalog.hiera !== undefined ? { hiera: { path: catalog.hiera.file, sha256: catalog.hiera.sha256 } } : {}),
+    },
     failOnError: catalog.failOnError,
     resources,
     summary: Plan.summarize(resources),

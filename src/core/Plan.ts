@@ -60,7 +60,8 @@ export const Body = t.intersection([
     plait: t.string,
     /** The host directory the plan was made for ("/" for the real machine). */
     root: t.string,
-    inputs: t.type({ manifest: Input, sources: t.array(Input), reads: t.array(Read) }),
+    /** `hiera` only when a `--hiera FILE` was given. */
+    inputs: t.intersection([t.type({ manifest: Input, sources: t.array(Input), reads: t.array(Read) }), t.partial({ hiera: Input })]),
     failOnError: t.boolean,
     resources: t.array(ResourcePlan),
     summary: Summary,

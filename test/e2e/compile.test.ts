@@ -1,5 +1,6 @@
 // e2e: the compile-only commands, `plait validate` and `plait compile`, on the built binary. They
 // read the manifest (and the facts they are given) and never observe or touch a machine.
+import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterAll, beforeAll, describe, it } from 'vitest'
@@ -101,6 +102,16 @@ describe.concurrent('validate and compile', () => {
     const r = await plait(['compile', m, '--fact', 'env=prod', '--hiera', hiera, '--json'])
     expect(r.code, show(r)).toBe(0)
     expect((JSON.parse(r.stdout) as { resources: Array<{ content: { text: string } }> }).resources[0]!.content.text).toBe('site says hi\n')
+    // plan records the hiera document, and the saved plan applies (its hash covers the record)
+    fs.mkdirSync(s.at('/etc'))
+    const out = path.join(s.host, 'plan.json')
+    const p = await plait(['plan', m, '--root', s.root, '--fact', 'env=prod', '--hiera', hiera, '--out', out])
+    expect(p.code, show(p)).toBe(0)
+    const saved = JSON.parse(fs.readFileSync(out, 'utf8')) as { inputs: { hiera: { path: string; sha256: string } } }
+    expect(saved.inputs.hiera).toEqual({ path: hiera, sha256: createHash('sha256').update(fs.readFileSync(hiera)).digest('hex') })
+    const a = await plait(['apply', out, '--root', s.root])
+    expect(a.code, show(a)).toBe(0)
+    expect(fs.readFileSync(s.at('/etc/motd'), 'utf8')).toBe('site says hi\n')
     fs.writeFileSync(hiera, 'colour: red\n')
     const bad = await plait(['validate', m, '--hiera', hiera])
     expect(bad.code, show(bad)).toBe(1)
