@@ -45,7 +45,9 @@ const compileFile = async (manifest: string, facts: Facts.Facts, hieraPath: stri
   const hiera = await readHiera(hieraPath)
   if (E.isLeft(hiera)) return fail(hiera.left)
   const catalog = compile(manifest, text.right, nodePath.dirname(nodePath.resolve(manifest)), { facts, ...(hiera.right !== undefined ? { hiera: hiera.right } : {}) })
-  return E.isLeft(catalog) ? fail(catalog.left) : catalog.right
+  if (E.isLeft(catalog)) return fail(catalog.left)
+  if (catalog.right.warnings.length > 0) process.stderr.write(Render.warnings(catalog.right.warnings))
+  return catalog.right
 }
 
 /** The catalog in text: one line per resource with where it was declared and its properties. */

@@ -37,6 +37,8 @@ const err = (s: string): void => {
   process.stderr.write(s)
 }
 
+const warn = (ds: ReadonlyArray<Diagnostic.Diagnostic>): void => err(Render.warnings(ds))
+
 const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
   err(Render.diagnostics(ds))
   throw new Exit(EXIT_ERROR)
@@ -182,7 +184,7 @@ program
   .action(async (manifest: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; out?: string; json?: boolean; detailedExitcode?: boolean; verbose?: boolean }) => {
     const machine = await machineFor(o)
     await notePending(machine, stateDirOf(o))
-    const plan = orFail(await planManifest(manifest, machine, version, factSource(o)))
+    const plan = orFail(await planManifest(manifest, machine, version, factSource(o), warn))
     if (o.out !== undefined) await writeAtomic(o.out, PlanFile.serialize(plan))
     out(o.json === true ? PlanFile.serialize(plan) : Render.plan(plan, { verbose: o.verbose === true }))
     if (o.out !== undefined && o.json !== true) out(`Saved the plan to ${o.out}. Apply it with: plait apply ${o.out}${o.root !== undefined ? ` --root ${o.root}` : ''}\n`)
@@ -224,10 +226,10 @@ program
     }
     // Plan first, so a bad manifest stops here with nothing touched. If the lock then finds an
     // unfinished run to roll back, that plan saw the half-applied state: plan again (Apply.Source).
-    const first = orFail(await planManifest(target, machine, version, factSource(o)))
+    const first = orFail(await planManifest(target, machine, version, factSource(o), warn))
     let recovered = false
     const source = async (): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
-      const plan = recovered ? await planManifest(target, machine, version, factSource(o)) : E.right(first)
+      const plan = recovered ? await planManifest(target, machine, version, factSource(o), warn) : E.right(first)
       if (E.isRight(plan) && o.json !== true) out(Render.plan(plan.right) + '\n')
       return plan
     }

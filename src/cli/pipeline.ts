@@ -69,6 +69,7 @@ export const planManifest = async (
   machine: Machine,
   version: string,
   facts: FactSource = { assignments: [] },
+  warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void = () => undefined,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
   const text = await readManifest(manifestPath)
   if (E.isLeft(text)) return text
@@ -82,6 +83,7 @@ export const planManifest = async (
     ...(hiera.right !== undefined ? { hiera: hiera.right } : {}),
   })
   if (E.isLeft(catalog)) return catalog
+  if (catalog.right.warnings.length > 0) warn(catalog.right.warnings)
   const inline = inlineMemo()
   const observed = await observe(catalog.right, machine, readHost, inline)
   if (E.isLeft(observed)) return observed

@@ -68,5 +68,8 @@ export const report = (r: Report.Report): string => {
   return lines.join('\n') + '\n'
 }
 
+/** Draws warnings (problems that do not stop the run), one per paragraph. */
+export const warnings = (ds: ReadonlyArray<Diagnostic.Diagnostic>): string => ds.map(Diagnostic.renderWarning).join('\n') + '\n'
+
 /** Draws diagnostics, one per paragraph. */
 export const diagnostics = (ds: ReadonlyArray<Diagnostic.Diagnostic>): string => ds.map(Diagnostic.render).join('\n') + '\n'

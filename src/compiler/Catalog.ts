@@ -1,4 +1,5 @@
 // Catalog: the compiled manifest, every resource decoded and validated, in manifest order.
+import type { Diagnostic } from '../core/Diagnostic.js'
 import type { FileSpec } from '../types/file/Spec.js'
 
 /** A fact or environment variable the manifest read, and a digest of the value it saw (of null when missing). */
@@ -13,6 +14,8 @@ export interface Catalog {
   readonly manifest: { readonly file: string; readonly sha256: string }
   /** The `--hiera FILE` document, when one was given. */
   readonly hiera?: { readonly file: string; readonly sha256: string }
+  /** Problems that do not stop compilation (an ignored annotation), for the CLI to print. */
+  readonly warnings: ReadonlyArray<Diagnostic>
   /** What the manifest read of the facts and the environment, sorted; nothing else of them matters to the plan. */
   readonly reads: ReadonlyArray<Read>
   readonly failOnError: boolean

@@ -84,12 +84,16 @@ export const compile = (file: string, text: string, baseDir: string, inputs: Inp
   const m = decoded.manifest
   const problems: Diagnostic.Diagnostic[] = [...decoded.problems]
   // CCM's data annotations (@require, @validate) hold for the data after the hierarchy resolved.
+  const warnings: Diagnostic.Diagnostic[] = []
   // Without an "@" in a comment there can be no annotation: skip the second parse (1.6 s at 10k resources).
   for (const doc of [{ file, text }, ...(inputs.hiera !== undefined ? [inputs.hiera] : [])]) {
     if (m.dataNode === undefined || !/#[^\n]*@/.test(doc.text)) continue
     const annotations = Annotations.extract(doc.file, doc.text)
     if (E.isLeft(annotations)) problems.push(...annotations.left)
-    else problems.push(...Annotations.check(m.dataNode, annotations.right.rules))
+    else {
+      warnings.push(...annotations.right.warnings)
+      problems.push(...Annotations.check(m.dataNode, annotations.right.rules))
+    }
   }
   for (const g of m.types) {
     if (!(types as ReadonlyArray<string>).includes(g.type)) {
@@ -131,6 +135,7 @@ export const compile = (file: string, text: string, baseDir: string, inputs: Inp
   if (problems.length > 0) return E.left(onePerKey(problems).sort(Diagnostic.compare))
   const catalog: Catalog = {
     manifest: { file, sha256: Digest.sha256(text) },
+    warnings: [...warnings].sort(Diagnostic.compare),
     reads: readsOf(m.scope.reads, inputs),
     ...(inputs.hiera !== undefined ? { hiera: { file: inputs.hiera.file, sha256: Digest.sha256(inputs.hiera.text) } } : {}),
     failOnError: m.failOnError,

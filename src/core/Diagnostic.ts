@@ -68,11 +68,16 @@ export const compare = (a: Diagnostic, b: Diagnostic): number => {
 // interop
 
 /** Draws a diagnostic for a person: `file:line:col: resource: message (hint)`. */
-export const render = (d: Diagnostic): string => {
+export const render = (d: Diagnostic): string => draw(d, 'error')
+
+/** Renders a diagnostic that does not stop the run: `warning: file:line:col: resource: message`. */
+export const renderWarning = (d: Diagnostic): string => draw(d, 'warning')
+
+const draw = (d: Diagnostic, severity: 'error' | 'warning'): string => {
   const parts: string[] = []
   if (d.at !== undefined) parts.push(Position.render(d.at))
   if (d.resource !== undefined) parts.push(d.resource)
   parts.push(d.message)
   const head = parts.join(': ')
-  return d.hint === undefined ? `error: ${head}` : `error: ${head}\n  hint: ${d.hint}`
+  return d.hint === undefined ? `${severity}: ${head}` : `${severity}: ${head}\n  hint: ${d.hint}`
 }

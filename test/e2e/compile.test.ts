@@ -117,4 +117,16 @@ describe.concurrent('validate and compile', () => {
     expect(bad.code, show(bad)).toBe(1)
     expect(bad.stderr).toMatch(/site\.yaml:1:1: unknown top-level key "colour" in a hiera file/)
   })
+
+  it('an annotation that is ignored is a warning: printed, and the manifest still validates and plans', async ({ expect }) => {
+    const s = sandbox()
+    const m = s.manifest(manifest.replace('  # @validate isIPv4(value)\n', '  # @validate\n'))
+    const r = await plait(['validate', m])
+    expect(r.code, show(r)).toBe(0)
+    expect(r.stderr).toMatch(/^warning: .*manifest\.yaml:\d+:\d+: data "listen": @validate needs an expression/m)
+    fs.mkdirSync(s.at('/etc'))
+    const p = await plait(['plan', m, '--root', s.root])
+    expect(p.code, show(p)).toBe(0)
+    expect(p.stderr).toMatch(/^warning: .*@validate needs an expression/m)
+  })
 })
