@@ -83,7 +83,7 @@ export const binary = (op: BinaryOp, a: V, b: V): Result => {
       return member(a, b)
     case 'matches':
       if (typeof a !== 'string' || typeof b !== 'string') return mismatch(op, a, b)
-      return E.map((r: RegExp) => r.test(a))(Regex.compile(b))
+      return E.map((r: { test: (s: string) => boolean }) => r.test(a))(Regex.compile(b))
     case 'contains':
     case 'startsWith':
     case 'endsWith':
