@@ -7,10 +7,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Catalog } from '../compiler/Catalog.js'
 import { compile } from '../compiler/compile.js'
 import * as Diagnostic from '../core/Diagnostic.js'
-import * as Facts from '../facts/Facts.js'
-import * as FactsGather from '../interpreters/posix/facts.js'
 import * as Posix from '../interpreters/posix/posix.js'
-import { readHiera, readManifest } from './pipeline.js'
+import { factsFor, readHiera, readManifest } from './pipeline.js'
 import * as Render from './render.js'
 
 interface Flags {
@@ -27,24 +25,16 @@ const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
   throw failed()
 }
 
-/** The facts to compile with: --facts FILE (else this machine's, when `local`; else none), then --fact on top. */
-const factsFor = async (o: Flags, local: boolean): Promise<Facts.Facts> => {
-  if (local || o.facts !== undefined) {
-    const r = await FactsGather.gather({ machine: Posix.make({}), dirs: FactsGather.defaultDirs(process.env), ...(o.facts !== undefined ? { factsFile: o.facts } : {}), assignments: o.fact })
-    return E.isLeft(r) ? fail(r.left) : r.right
-  }
-  const assignments = o.fact.map(Facts.assignment)
-  const bad = assignments.flatMap((a) => (E.isLeft(a) ? [a.left] : []))
-  if (bad.length > 0) return fail(bad)
-  return Facts.assemble({ system: Facts.empty, files: [], assignments: assignments.flatMap((a) => (E.isRight(a) ? [a.right] : [])) })
-}
-
-const compileFile = async (manifest: string, facts: Facts.Facts, hieraPath: string | undefined): Promise<Catalog> => {
+/** Compiles a manifest with the facts of the command line (this machine's too when `local`). */
+const compileFile = async (manifest: string, o: Flags, local: boolean): Promise<Catalog> => {
   const text = await readManifest(manifest)
   if (E.isLeft(text)) return fail(text.left)
-  const hiera = await readHiera(hieraPath)
+  const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), assignments: o.fact }
+  const facts = await factsFor(text.right, Posix.make({}), source, local)
+  if (E.isLeft(facts)) return fail(facts.left)
+  const hiera = await readHiera(o.hiera)
   if (E.isLeft(hiera)) return fail(hiera.left)
-  const catalog = compile(manifest, text.right, nodePath.dirname(nodePath.resolve(manifest)), { facts, ...(hiera.right !== undefined ? { hiera: hiera.right } : {}) })
+  const catalog = compile(manifest, text.right, nodePath.dirname(nodePath.resolve(manifest)), { facts: facts.right, ...(hiera.right !== undefined ? { hiera: hiera.right } : {}) })
   if (E.isLeft(catalog)) return fail(catalog.left)
   if (catalog.right.warnings.length > 0) process.stderr.write(Render.warnings(catalog.right.warnings))
   return catalog.right
@@ -80,7 +70,7 @@ export const register = (program: Command): void => {
       .description('parse, decode, resolve and type-check a manifest; observes nothing and uses no facts unless given')
       .argument('<manifest>', 'the manifest (CCM YAML format)'),
   ).action(async (manifest: string, o: Flags) => {
-    const c = await compileFile(manifest, await factsFor(o, false), o.hiera)
+    const c = await compileFile(manifest, o, false)
     process.stdout.write(`${manifest}: valid, ${c.resources.length} resource${c.resources.length === 1 ? '' : 's'}\n`)
   })
   factOptions(
@@ -90,7 +80,7 @@ export const register = (program: Command): void => {
       .argument('<manifest>', 'the manifest (CCM YAML format)')
       .option('--json', 'print the catalog as JSON'),
   ).action(async (manifest: string, o: Flags) => {
-    const c = await compileFile(manifest, await factsFor(o, true), o.hiera)
+    const c = await compileFile(manifest, o, true)
     process.stdout.write(o.json === true ? JSON.stringify(c, null, 2) + '\n' : renderCatalog(c))
   })
 }

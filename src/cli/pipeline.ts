@@ -43,13 +43,22 @@ export interface FactSource {
 }
 
 /**
- * The facts a manifest sees, gathered only when its text mentions them at all: gathering reads
- * /proc, /sys and the facts files, which a manifest that never reads a fact should not pay for.
+ * The facts a manifest sees: `--facts FILE`, else this machine's (system facts and facts files)
+ * unless `local` is false, then `--fact` on top. Gathering is skipped when the manifest's text
+ * never mentions facts: it reads /proc, /sys and the facts files, which such a manifest should
+ * not pay for.
  */
-export const factsFor = async (text: string, machine: Machine, source: FactSource): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, unknown>> => {
+export const factsFor = async (text: string, machine: Machine, source: FactSource, local = true): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, unknown>> => {
   if (!/facts/i.test(text) && source.hiera === undefined && source.factsFile === undefined && source.assignments.length === 0) return E.right({})
   const FactsGather = await import('../interpreters/posix/facts.js')
-  return FactsGather.gather({ machine, dirs: FactsGather.defaultDirs(process.env), ...(source.factsFile !== undefined ? { factsFile: source.factsFile } : {}), assignments: source.assignments })
+  if (local || source.factsFile !== undefined) {
+    return FactsGather.gather({ machine, dirs: FactsGather.defaultDirs(process.env), ...(source.factsFile !== undefined ? { factsFile: source.factsFile } : {}), assignments: source.assignments })
+  }
+  // Not this machine's: only what the command line says.
+  const Facts = await import('../facts/Facts.js')
+  const assignments = source.assignments.map(Facts.assignment)
+  const bad = assignments.flatMap((a) => (E.isLeft(a) ? [a.left] : []))
+  return bad.length > 0 ? E.left(bad) : E.right(Facts.assemble({ system: Facts.empty, files: [], assignments: assignments.flatMap((a) => (E.isRight(a) ? [a.right] : [])) }))
 }
 
 /** Reads a `--hiera FILE` (when given) as text. */

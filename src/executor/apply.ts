@@ -240,16 +240,12 @@ const rollback = async (machine: Machine, done: ReadonlyArray<Done>): Promise<{ 
   const failed: string[] = []
   const failedIds = new Set<string>()
   for (const d of [...done].reverse()) {
-    if (Undo.irreversible(d.undo)) {
-      failed.push(`cannot undo ${d.what}: it is irreversible`)
-      failedIds.add(d.id)
-      continue
-    }
     const r = await Undo.run(machine, d.undo, d.temp)
-    if (E.isLeft(r)) {
-      failed.push(`could not undo ${d.what}: ${Fault.render(r.left)}`)
+    const problem = E.isLeft(r) ? `could not undo ${d.what}: ${Fault.render(r.left)}` : r.right === 'irreversible' ? `cannot undo ${d.what}: it is irreversible` : undefined
+    if (problem !== undefined) {
+      failed.push(problem)
       failedIds.add(d.id)
-    } else if (r.right) ok.push(`${d.id}: undid ${d.what}`)
+    } else if (E.isRight(r) && r.right === 'undone') ok.push(`${d.id}: undid ${d.what}`)
   }
   return { ok, failed, failedIds }
 }

@@ -36,8 +36,12 @@ export const recover = async (machine: Machine, stateDir: string): Promise<E.Eit
           }),
         )
       }
-      if (Undo.irreversible(step.undo)) undone.push(`${step.id}: cannot undo ${step.what}: it is irreversible`)
-      else undone.push(r.right ? `${step.id}: undid ${step.what}` : `${step.id}: nothing to undo: ${step.what} had not changed anything`)
+      const said: Record<Undo.Outcome, string> = {
+        undone: `undid ${step.what}`,
+        unchanged: `nothing to undo: ${step.what} had not changed anything`,
+        irreversible: `cannot undo ${step.what}: it is irreversible`,
+      }
+      undone.push(`${step.id}: ${said[r.right]}`)
     }
   }
   await clear(machine, stateDir)

@@ -58,20 +58,24 @@ const ignoreNotFound = (r: E.Either<Fault.Fault, void>): E.Either<Fault.Fault, v
 /** True when undoing does nothing: the step cannot be reversed. */
 export const irreversible = (undo: Undo): boolean => undo._tag === 'Irreversible'
 
+/** What undoing a step did: put something back, found nothing to put back, or could not (irreversible). */
+export type Outcome = 'undone' | 'unchanged' | 'irreversible'
+
 /**
  * Reverses a step (an irreversible one is left as it is); safe to run again, and safe when the step
- * never ran or ran only part-way. Returns whether anything had to change.
+ * never ran or ran only part-way.
  */
-export const run = async (machine: Machine, undo: Undo, temp: string | undefined): Promise<E.Either<Fault.Fault, boolean>> => {
+export const run = async (machine: Machine, undo: Undo, temp: string | undefined): Promise<E.Either<Fault.Fault, Outcome>> => {
+  if (undo._tag === 'Irreversible') return E.right('irreversible')
   // A temp file left by a write that never renamed it: removing it is part of the undo.
   const tempRemoved = temp !== undefined && E.isRight(await machine.remove(temp, { recursive: false })())
-  return E.map((changed: boolean) => changed || tempRemoved)(await reverse(machine, undo))
+  return E.map((changed: boolean): Outcome => (changed || tempRemoved ? 'undone' : 'unchanged'))(await reverse(machine, undo))
 }
 
 const reverse = async (machine: Machine, undo: Undo): Promise<E.Either<Fault.Fault, boolean>> => {
   switch (undo._tag) {
     case 'Irreversible':
-      return E.right(false)
+      return E.right(false) // run() answers for it
     case 'Attrs': {
       const cur = await machine.probe(undo.path)()
       if (E.isLeft(cur)) return cur
