@@ -11,6 +11,7 @@ import * as Y from 'yaml'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Position from '../core/Position.js'
 import type * as Node from './Node.js'
+import * as ValidatorExpr from './ValidatorExpr.js'
 import * as Validators from './Validators.js'
 
 // model
@@ -188,7 +189,7 @@ const lookup = (data: Node.Node, path: ReadonlyArray<string>): Node.Node | undef
  * evaluates its expression with `value` bound to the value as text. One diagnostic per failure,
  * at the value (which may come from an override), naming the annotation.
  */
-export const check = (data: Node.Node, rules: ReadonlyArray<Rule>, evaluate: Evaluate = Validators.evaluate): ReadonlyArray<Diagnostic.Diagnostic> => {
+export const check = (data: Node.Node, rules: ReadonlyArray<Rule>, evaluate: Evaluate = ValidatorExpr.evaluate): ReadonlyArray<Diagnostic.Diagnostic> => {
   const out: Diagnostic.Diagnostic[] = []
   for (const rule of rules) {
     const name = rule.path.join('.')

@@ -2,6 +2,7 @@ import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as V from '../../src/manifest/Validators.js'
+import * as ValidatorExpr from '../../src/manifest/ValidatorExpr.js'
 
 // The tables below were produced by a small Go program over the standard library (the functions
 // CCM's validators call), so plait's validators are checked against the real thing, not memory.
@@ -386,7 +387,7 @@ describe('functions (for the expression language)', () => {
 })
 
 describe('evaluate (the @validate expression form)', () => {
-  const run = (expression: string, value: string): E.Either<string, V.Outcome> => V.evaluate(expression, value)
+  const run = (expression: string, value: string): E.Either<string, V.Outcome> => ValidatorExpr.evaluate(expression, value)
 
   it('evaluates the forms CCM documents', () => {
     expect(run('isShellSafe(value)', '/usr/bin/thing')).toEqual(E.right({ ok: true, reasons: [] }))
