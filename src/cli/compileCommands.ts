@@ -1,14 +1,13 @@
 // compileCommands: `plait validate` and `plait compile`, the compile-only commands: they read a
 // manifest and its facts and stop before anything of the target is observed, so they run on a
 // machine that is not the target (a laptop, a code review job).
-import * as nodePath from 'node:path'
 import { Command, CommanderError } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Catalog } from '../compiler/Catalog.js'
-import { compile } from '../compiler/compile.js'
-import * as Diagnostic from '../core/Diagnostic.js'
+import type * as Diagnostic from '../core/Diagnostic.js'
 import * as Posix from '../interpreters/posix/posix.js'
-import { factsFor, readHiera, readManifest } from './pipeline.js'
+import * as LibralValue from '../libral/Value.js'
+import { compileManifest, quietSession } from './pipeline.js'
 import * as Render from './render.js'
 
 interface Flags {
@@ -16,6 +15,7 @@ interface Flags {
   readonly hiera?: string
   readonly fact: ReadonlyArray<string>
   readonly json?: boolean
+  readonly providerPath: string[]
 }
 
 const failed = (): CommanderError => new CommanderError(1, 'plait.compile', 'compilation failed')
@@ -27,23 +27,28 @@ const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
 
 /** Compiles a manifest with the facts of the command line (this machine's too when `local`). */
 const compileFile = async (manifest: string, o: Flags, local: boolean): Promise<Catalog> => {
-  const text = await readManifest(manifest)
-  if (E.isLeft(text)) return fail(text.left)
   const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), assignments: o.fact }
-  const facts = await factsFor(text.right, Posix.make({}), source, local)
-  if (E.isLeft(facts)) return fail(facts.left)
-  const hiera = await readHiera(o.hiera)
-  if (E.isLeft(hiera)) return fail(hiera.left)
-  const catalog = compile(manifest, text.right, nodePath.dirname(nodePath.resolve(manifest)), { facts: facts.right, ...(hiera.right !== undefined ? { hiera: hiera.right } : {}) })
-  if (E.isLeft(catalog)) return fail(catalog.left)
-  if (catalog.right.warnings.length > 0) process.stderr.write(Render.warnings(catalog.right.warnings))
-  return catalog.right
+  // Providers are read from their .yaml metadata and never run; suitability is the target's business.
+  const providers = { providerPath: o.providerPath, session: quietSession('/'), describe: false, anySuitable: true }
+  const catalog = await compileManifest(manifest, Posix.make({}), source, providers, (ds) => process.stderr.write(Render.warnings(ds)), local)
+  return E.isLeft(catalog) ? fail(catalog.left) : catalog.right
 }
+
+/** The catalog as JSON: libral resources name their provider instead of carrying its metadata. */
+export const catalogJson = (c: Catalog): unknown => ({
+  ...c,
+  resources: c.resources.map((r) => (r._tag === 'libral' ? { _tag: r._tag, id: r.id, type: r.type, name: r.name, at: r.at, provider: r.provider.meta.qname, attrs: r.attrs } : r)),
+})
 
 /** The catalog in text: one line per resource with where it was declared and its properties. */
 export const renderCatalog = (c: Catalog): string => {
   const lines = [`${c.manifest.file}: ${c.resources.length} resource${c.resources.length === 1 ? '' : 's'}`]
   for (const r of c.resources) {
+    if (r._tag === 'libral') {
+      const attrs = Object.keys(r.attrs).sort().map((k) => `${k}=${LibralValue.render(r.attrs[k])}`)
+      lines.push(`  ${r.id}  (${r.at.file}:${r.at.line}:${r.at.col})  provider=${r.provider.meta.qname}${attrs.length > 0 ? ' ' + attrs.join(' ') : ''}`)
+      continue
+    }
     const props = [`ensure=${r.ensure}`]
     if (r.owner !== undefined) props.push(`owner=${r.owner}`)
     if (r.group !== undefined) props.push(`group=${r.group}`)
@@ -61,6 +66,7 @@ const factOptions = (c: Command): Command =>
     .option('--facts <file>', "the target machine's facts (JSON or YAML, as `plait facts --json` prints them there)")
     .option('--fact <key=value>', 'set a fact, repeatable; a dotted key builds maps', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--hiera <file>', "a data document (data, hierarchy, overrides) deep-merged on top of the manifest's data")
+    .option('--provider-path <dir>', 'look for libral providers in DIR/providers first (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
 
 /** Adds `plait validate` and `plait compile` to a program. */
 export const register = (program: Command): void => {
@@ -81,6 +87,6 @@ export const register = (program: Command): void => {
       .option('--json', 'print the catalog as JSON'),
   ).action(async (manifest: string, o: Flags) => {
     const c = await compileFile(manifest, o, true)
-    process.stdout.write(o.json === true ? JSON.stringify(c, null, 2) + '\n' : renderCatalog(c))
+    process.stdout.write(o.json === true ? JSON.stringify(catalogJson(c), null, 2) + '\n' : renderCatalog(c))
   })
 }

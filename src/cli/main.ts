@@ -15,7 +15,8 @@ import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as CompileCommands from './compileCommands.js'
 import * as FactsCommand from './facts.js'
-import { planManifest, readHost, type FactSource } from './pipeline.js'
+import type { Session } from '../interpreters/libral/Session.js'
+import { planManifest, readHost, type FactSource, type Providers } from './pipeline.js'
 import * as Render from './render.js'
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
@@ -49,7 +50,21 @@ const orFail = <A>(e: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, A>): A => (
 interface MachineOptions {
   readonly root?: string
   readonly stateDir?: string
+  readonly providerPath?: string[]
 }
+
+/** The libral session of a command, made on first use: it prints providers' warn and error lines to stderr. */
+const sessionOf = (machine: Machine): (() => Promise<Session>) => {
+  let made: Session | undefined
+  return async () => {
+    if (made !== undefined) return made
+    const Ral = await import('./ral.js')
+    made = Ral.sessionFor(Ral.processIo, { logLevel: 'warn', ...(machine.root !== '/' ? { root: machine.root } : {}) })
+    return made
+  }
+}
+
+const providersOf = (o: MachineOptions, session: () => Promise<Session>): Providers => ({ providerPath: o.providerPath ?? [], session })
 
 const machineFor = async (o: MachineOptions): Promise<Machine> => {
   if (o.root === undefined) return Posix.make({})
@@ -123,6 +138,7 @@ const runApply = async (
   machine: Machine,
   source: Apply.Source,
   o: MachineOptions & { atomic?: boolean; noop?: boolean; json?: boolean },
+  session: () => Promise<Session>,
   afterRecovery: () => void = () => undefined,
 ): Promise<void> => {
   const hook = crashHook()
@@ -132,6 +148,7 @@ const runApply = async (
       stateDir: stateDirOf(o),
       atomic: o.atomic === true,
       noop: o.noop === true,
+      libral: session,
       onRecovered: (undone) => {
         say(o.json, `${undone.map((x) => `recovered: ${x}`).join('\n')}\n${o.json === true ? '' : '\n'}`)
         afterRecovery()
@@ -166,6 +183,9 @@ const factSource = (o: { facts?: string; fact?: string[]; hiera?: string }): Fac
   ...(o.hiera !== undefined ? { hiera: o.hiera } : {}),
   assignments: o.fact ?? [],
 })
+const providerPathOption = (): Option =>
+  new Option('--provider-path <dir>', "look for libral providers in DIR/providers first (repeatable; then $PLAIT_PROVIDER_PATH, plait's own, /usr/share/libral/data)")
+    .argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v])
 const stateOption = new Option('--state-dir <dir>', `state directory for the lock and journal, a machine path (default ${Apply.defaultStateDir}, or $PLAIT_STATE_DIR)`)
 
 program
@@ -178,13 +198,14 @@ program
   .addOption(factsOption())
   .addOption(factOption())
   .addOption(hieraOption())
+  .addOption(providerPathOption())
   .option('--json', 'print the plan as JSON (the plan file format)')
   .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
   .option('-v, --verbose', 'also list unchanged resources')
   .action(async (manifest: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; out?: string; json?: boolean; detailedExitcode?: boolean; verbose?: boolean }) => {
     const machine = await machineFor(o)
     await notePending(machine, stateDirOf(o))
-    const plan = orFail(await planManifest(manifest, machine, version, factSource(o), warn))
+    const plan = orFail(await planManifest(manifest, machine, version, factSource(o), warn, providersOf(o, sessionOf(machine))))
     if (o.out !== undefined) await writeAtomic(o.out, PlanFile.serialize(plan))
     out(o.json === true ? PlanFile.serialize(plan) : Render.plan(plan, { verbose: o.verbose === true }))
     if (o.out !== undefined && o.json !== true) out(`Saved the plan to ${o.out}. Apply it with: plait apply ${o.out}${o.root !== undefined ? ` --root ${o.root}` : ''}\n`)
@@ -211,29 +232,32 @@ program
   .addOption(factsOption())
   .addOption(factOption())
   .addOption(hieraOption())
+  .addOption(providerPathOption())
   .option('--atomic', 'roll back every reversible step of the run when any resource fails')
   .option('--noop', 'run every check of apply and change nothing')
   .option('--json', 'print the report as JSON')
   .action(async (target: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; atomic?: boolean; noop?: boolean; json?: boolean }) => {
     const machine = await machineFor(o)
+    const session = sessionOf(machine)
     if (await isPlanFile(target)) {
-      if (o.facts !== undefined || o.hiera !== undefined || (o.fact ?? []).length > 0) {
-        fail([Diagnostic.make('Validation', '--facts, --fact and --hiera apply to a manifest; a saved plan is applied exactly as it was reviewed')])
+      if (o.facts !== undefined || o.hiera !== undefined || (o.fact ?? []).length > 0 || (o.providerPath ?? []).length > 0) {
+        fail([Diagnostic.make('Validation', '--facts, --fact, --hiera and --provider-path apply to a manifest; a saved plan is applied exactly as it was reviewed')])
       }
       const plan = await loadPlan(target)
-      await runApply(machine, plan, o)
+      await runApply(machine, plan, o, session)
       return
     }
     // Plan first, so a bad manifest stops here with nothing touched. If the lock then finds an
     // unfinished run to roll back, that plan saw the half-applied state: plan again (Apply.Source).
-    const first = orFail(await planManifest(target, machine, version, factSource(o), warn))
+    const providers = providersOf(o, session)
+    const first = orFail(await planManifest(target, machine, version, factSource(o), warn, providers))
     let recovered = false
     const source = async (): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
-      const plan = recovered ? await planManifest(target, machine, version, factSource(o), warn) : E.right(first)
+      const plan = recovered ? await planManifest(target, machine, version, factSource(o), warn, providers) : E.right(first)
       if (E.isRight(plan) && o.json !== true) out(Render.plan(plan.right) + '\n')
       return plan
     }
-    await runApply(machine, source, o, () => {
+    await runApply(machine, source, o, session, () => {
       recovered = true
     })
   })

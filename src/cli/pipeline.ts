@@ -5,10 +5,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Fault from '../core/Fault.js'
 import type * as Plan from '../core/Plan.js'
-import { compile } from '../compiler/compile.js'
+import type { Catalog } from '../compiler/Catalog.js'
+import * as Compile from '../compiler/compile.js'
 import * as Planner from '../compiler/plan.js'
 import { inlineMemo, observe, type ReadHost } from '../executor/observe.js'
 import type { Machine } from '../interpreters/Machine.js'
+import type { Session } from '../interpreters/libral/Session.js'
+import type * as Registry from '../libral/Registry.js'
+import type { Provider } from '../types/libral/Spec.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 
 /** Reads a host file as bytes, with errors as faults. */
@@ -72,6 +76,72 @@ export const readHiera = async (path: string | undefined): Promise<E.Either<Read
 /** The process environment as the manifest's `Environ` (only what it reads ends up in the plan). */
 const environ = (): Record<string, string> => Object.fromEntries(Object.entries(process.env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])))
 
+/** Where libral providers come from, and the session that runs them (made only when a manifest uses providers). */
+export interface Providers {
+  /** `--provider-path` directories, before $PLAIT_PROVIDER_PATH, plait's own and libral's. */
+  readonly providerPath: ReadonlyArray<string>
+  readonly session: () => Promise<Session>
+  /** false: read only `.yaml` metadata and never run a provider (validate, compile). */
+  readonly describe?: boolean
+  /** Treat every provider as suitable (compiling for another machine). */
+  readonly anySuitable?: boolean
+}
+
+/** A session with the scrubbed environment, PLAIT_ROOT_DIR set to a confining root, and no output. */
+export const quietSession = (root: string): (() => Promise<Session>) => {
+  let made: Session | undefined
+  return async () => (made ??= (await import('../interpreters/libral/Session.js')).make(root === '/' ? {} : { root }))
+}
+
+/**
+ * The libral providers a manifest can use, discovered only when it may use one (see
+ * Compile.usesProviders): discovery reads the provider path and may run `describe`. Problems with
+ * providers go to `warn`; a manifest that uses no broken provider still compiles.
+ */
+export const providersFor = async (
+  tree: import('../manifest/Node.js').Node,
+  providers: Providers,
+  warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void,
+): Promise<Registry.Registry<Provider> | undefined> => {
+  if (!Compile.usesProviders(tree)) return undefined
+  const Discover = await import('../interpreters/libral/discover.js')
+  const session = await providers.session()
+  const path = Discover.providerPath({ cli: providers.providerPath, env: process.env['PLAIT_PROVIDER_PATH'] })
+  const found = await Discover.discover(session.context, path, providers.describe === false ? { describe: false } : {})
+  if (found.problems.length > 0) warn(found.problems)
+  if (providers.anySuitable !== true) return found.registry
+  const Registry = await import('../libral/Registry.js')
+  return Registry.make(found.registry.providers.map((p) => ({ ...p, suitable: E.right(true as const) })))
+}
+
+/** Compiles a manifest with the facts, the hiera file and the providers it uses. */
+export const compileManifest = async (
+  manifestPath: string,
+  machine: Machine,
+  facts: FactSource,
+  providers: Providers,
+  warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void,
+  local = true,
+): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog>> => {
+  const text = await readManifest(manifestPath)
+  if (E.isLeft(text)) return text
+  const tree = Compile.parse(manifestPath, text.right)
+  if (E.isLeft(tree)) return tree
+  const factValues = await factsFor(text.right, machine, facts, local)
+  if (E.isLeft(factValues)) return factValues
+  const hiera = await readHiera(facts.hiera)
+  if (E.isLeft(hiera)) return hiera
+  const libral = await providersFor(tree.right, providers, warn)
+  const catalog = Compile.compileTree(manifestPath, text.right, tree.right, nodePath.dirname(nodePath.resolve(manifestPath)), {
+    facts: factValues.right,
+    ...(local ? { environ: environ() } : {}),
+    ...(hiera.right !== undefined ? { hiera: hiera.right } : {}),
+    ...(libral !== undefined ? { libral } : {}),
+  })
+  if (E.isRight(catalog) && catalog.right.warnings.length > 0) warn(catalog.right.warnings)
+  return catalog
+}
+
 /** Plans a manifest against a machine: the whole of `plait plan`. */
 export const planManifest = async (
   manifestPath: string,
@@ -79,22 +149,13 @@ export const planManifest = async (
   version: string,
   facts: FactSource = { assignments: [] },
   warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void = () => undefined,
+  providers: Providers = { providerPath: [], session: quietSession(machine.root) },
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
-  const text = await readManifest(manifestPath)
-  if (E.isLeft(text)) return text
-  const factValues = await factsFor(text.right, machine, facts)
-  if (E.isLeft(factValues)) return factValues
-  const hiera = await readHiera(facts.hiera)
-  if (E.isLeft(hiera)) return hiera
-  const catalog = compile(manifestPath, text.right, nodePath.dirname(nodePath.resolve(manifestPath)), {
-    facts: factValues.right,
-    environ: environ(),
-    ...(hiera.right !== undefined ? { hiera: hiera.right } : {}),
-  })
+  const catalog = await compileManifest(manifestPath, machine, facts, providers, warn)
   if (E.isLeft(catalog)) return catalog
-  if (catalog.right.warnings.length > 0) warn(catalog.right.warnings)
   const inline = inlineMemo()
-  const observed = await observe(catalog.right, machine, readHost, inline)
+  const session = catalog.right.resources.some((r) => r._tag === 'libral') ? await providers.session() : undefined
+  const observed = await observe(catalog.right, machine, readHost, inline, session)
   if (E.isLeft(observed)) return observed
   const body = Planner.plan(catalog.right, observed.right, { version, root: machine.root }, inline)
   return E.map(PlanFile.sealLazily)(body)

@@ -3,6 +3,7 @@ import * as Diagnostic from '../core/Diagnostic.js'
 import * as Plan from '../core/Plan.js'
 import type { Step } from '../core/Step.js'
 import * as Report from '../executor/Report.js'
+import * as LibralValue from '../libral/Value.js'
 
 /** The summary line of a plan. */
 export const summaryLine = (s: Plan.Summary): string =>
@@ -15,8 +16,9 @@ const indent = (text: string, pad: string): string =>
     .join('\n')
 
 const stepLines = (s: Step): string[] => {
-  const head = `${s._tag}: ${s.reason}`
+  const head = s._tag === 'libral.update' ? `${s._tag} (${s.provider}): ${s.reason}` : `${s._tag}: ${s.reason}`
   const out = [head]
+  if (s._tag === 'libral.update') for (const c of s.changes) out.push(`  ${c.attr}: ${c.was === undefined ? '' : `${LibralValue.render(c.was)} `}→ ${LibralValue.render(c.is)}`)
   if (s._tag === 'file.write') {
     if (s.diff !== undefined && s.diff.trim() !== '') out.push(indent(s.diff.replace(/\n+$/, ''), '  '))
     else if (s.content.encoding === 'base64') out.push(`  (binary content, ${s.content.size} bytes, sha256 ${s.content.sha256.slice(0, 12)})`)

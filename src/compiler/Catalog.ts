@@ -1,6 +1,7 @@
 // Catalog: the compiled manifest, every resource decoded and validated, in manifest order.
 import type { Diagnostic } from '../core/Diagnostic.js'
 import type { FileSpec } from '../types/file/Spec.js'
+import type { LibralSpec, Provider } from '../types/libral/Spec.js'
 
 /** A fact or environment variable the manifest read, and a digest of the value it saw (of null when missing). */
 export interface Read {
@@ -9,6 +10,9 @@ export interface Read {
   readonly path: string
   readonly sha256: string
 }
+
+/** A compiled resource: the file type's, or a libral provider's. */
+export type Resource = FileSpec | LibralSpec
 
 export interface Catalog {
   readonly manifest: { readonly file: string; readonly sha256: string }
@@ -21,12 +25,25 @@ export interface Catalog {
   readonly failOnError: boolean
   readonly preMessage?: string
   readonly postMessage?: string
-  readonly resources: ReadonlyArray<FileSpec>
+  readonly resources: ReadonlyArray<Resource>
 }
 
 /** The distinct source files the catalog's resources read (host path and spelling), in first-use order. */
 export const sources = (c: Catalog): ReadonlyArray<{ readonly path: string; readonly written: string }> => {
   const seen = new Map<string, string>()
-  for (const r of c.resources) if (r.content._tag === 'Source' && !seen.has(r.content.path)) seen.set(r.content.path, r.content.written)
+  for (const r of files(c)) if (r.content._tag === 'Source' && !seen.has(r.content.path)) seen.set(r.content.path, r.content.written)
   return [...seen].map(([path, written]) => ({ path, written }))
+}
+
+/** The catalog's file resources, in manifest order. */
+export const files = (c: Catalog): ReadonlyArray<FileSpec> => c.resources.filter((r): r is FileSpec => r._tag === 'file')
+
+/** The catalog's libral resources, in manifest order. */
+export const libral = (c: Catalog): ReadonlyArray<LibralSpec> => c.resources.filter((r): r is LibralSpec => r._tag === 'libral')
+
+/** The distinct libral providers the catalog uses, sorted by full name. */
+export const providers = (c: Catalog): ReadonlyArray<Provider> => {
+  const seen = new Map<string, Provider>()
+  for (const r of libral(c)) if (!seen.has(r.provider.meta.qname)) seen.set(r.provider.meta.qname, r.provider)
+  return [...seen.values()].sort((a, b) => (a.meta.qname < b.meta.qname ? -1 : a.meta.qname > b.meta.qname ? 1 : 0))
 }

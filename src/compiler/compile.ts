@@ -5,9 +5,12 @@ import * as Digest from '../core/Digest.js'
 import * as Annotations from '../manifest/Annotations.js'
 import type * as Evaluate from '../manifest/expr/Evaluate.js'
 import * as Manifest from '../manifest/Manifest.js'
+import * as Node from '../manifest/Node.js'
 import * as Yaml from '../manifest/Yaml.js'
+import type * as Registry from '../libral/Registry.js'
 import * as FileSpec from '../types/file/Spec.js'
-import type { Catalog, Read } from './Catalog.js'
+import * as LibralSpec from '../types/libral/Spec.js'
+import type { Catalog, Read, Resource } from './Catalog.js'
 
 /** The resource types this version knows. */
 export const types = ['file'] as const
@@ -60,6 +63,32 @@ const onePerKey = (ds: ReadonlyArray<Diagnostic.Diagnostic>): Diagnostic.Diagnos
   })
 }
 
+/** The `provider:` a raw resource gives, when it is a plain string (templates are not resolved here). */
+const providerOf = (raw: Manifest.RawResource): string | undefined => {
+  const e = raw.props.find((p) => p.key === 'provider')
+  return e !== undefined && e.value._tag === 'Scalar' && typeof e.value.value === 'string' ? e.value.value : undefined
+}
+
+/**
+ * Decodes one resource by its type: plait's own, unless its `provider:` names a libral provider of
+ * that type; or a libral provider's type. Undefined for an unknown type.
+ */
+const decodeResource = (
+  raw: Manifest.RawResource,
+  scope: Manifest.Scope,
+  baseDir: string,
+  registry: Registry.Registry<LibralSpec.Provider> | undefined,
+): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> | undefined => {
+  const provider = providerOf(raw)
+  // plait's own types go to a libral provider only by its full name (`provider: file::x`); `posix` and the like stay plait's.
+  const viaLibral =
+    registry !== undefined &&
+    (!(types as ReadonlyArray<string>).includes(raw.type) ? LibralSpec.isType(registry, raw.type) : provider !== undefined && provider.includes('::') && LibralSpec.named(registry, raw.type, provider) !== undefined)
+  if (viaLibral) return LibralSpec.decode(raw, scope, registry)
+  if (raw.type === 'file') return FileSpec.decode(raw, scope, baseDir)
+  return undefined
+}
+
 /**
  * Compiles a manifest. `file` names it in diagnostics and in the plan; `baseDir` is the directory
  * relative `source` paths resolve against (the manifest's own directory).
@@ -69,14 +98,38 @@ export interface Inputs {
   readonly facts?: unknown
   readonly environ?: Readonly<Record<string, string>>
   readonly hiera?: { readonly file: string; readonly text: string }
+  /** The libral providers found on the provider path: their types are resource types too. */
+  readonly libral?: Registry.Registry<LibralSpec.Provider>
 }
 
-export const compile = (file: string, text: string, baseDir: string, inputs: Inputs = {}): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> => {
-  const tree = Yaml.parse(file, text)
-  if (E.isLeft(tree)) return E.left(firstSyntaxErrors(file, tree.left))
+export const compile = (file: string, text: string, baseDir: string, inputs: Inputs = {}): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> =>
+  E.chain((tree: Node.Node) => compileTree(file, text, tree, baseDir, inputs))(parse(file, text))
+
+/** Parses a manifest's YAML, keeping positions (the first stage of compile). */
+export const parse = (file: string, text: string): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Node.Node> =>
+  E.mapLeft((ds: ReadonlyArray<Diagnostic.Diagnostic>) => firstSyntaxErrors(file, ds))(Yaml.parse(file, text))
+
+/**
+ * True when a parsed manifest may use libral providers: a resource type plait does not have, or a
+ * `provider:` with a `::` (a libral provider's full name). Callers discover providers (an effect) only then.
+ */
+export const usesProviders = (tree: Node.Node): boolean => {
+  const ccm = tree._tag === 'Map' ? Node.get(tree, 'ccm') : undefined
+  const list = ccm !== undefined && ccm.value._tag === 'Map' ? Node.get(ccm.value, 'resources') : undefined
+  if (list === undefined || list.value._tag !== 'Seq') return false
+  const namesProvider = (n: Node.Node): boolean => {
+    if (n._tag === 'Seq') return n.items.some(namesProvider)
+    if (n._tag === 'Map') return n.entries.some((e) => (e.key === 'provider' && e.value._tag === 'Scalar' && e.value.text.includes('::')) || namesProvider(e.value))
+    return false
+  }
+  return list.value.items.some((item) => item._tag === 'Map' && item.entries.some((e) => !(types as ReadonlyArray<string>).includes(e.key) || namesProvider(e.value)))
+}
+
+/** Compiles a parsed manifest (`text` is its source, for digests and annotations). */
+export const compileTree = (file: string, text: string, root: Node.Node, baseDir: string, inputs: Inputs = {}): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> => {
   const hiera = inputs.hiera === undefined ? undefined : Yaml.parse(inputs.hiera.file, inputs.hiera.text)
   if (hiera !== undefined && E.isLeft(hiera)) return E.left(firstSyntaxErrors(inputs.hiera!.file, hiera.left))
-  const decoded = Manifest.decode(file, tree.right, {
+  const decoded = Manifest.decode(file, root, {
     ...(inputs.facts !== undefined ? { facts: inputs.facts } : {}),
     ...(inputs.environ !== undefined ? { environ: inputs.environ } : {}),
     ...(hiera !== undefined && E.isRight(hiera) ? { hiera: hiera.right } : {}),
@@ -95,9 +148,12 @@ export const compile = (file: string, text: string, baseDir: string, inputs: Inp
       problems.push(...Annotations.check(m.dataNode, annotations.right.rules))
     }
   }
+  const registry = inputs.libral
+  const isLibralType = (type: string): boolean => registry !== undefined && LibralSpec.isType(registry, type)
+  const known = [...types, ...(registry === undefined ? [] : [...new Set(registry.providers.map((p) => p.meta.type))].filter((t) => !(types as ReadonlyArray<string>).includes(t)).sort())]
   for (const g of m.types) {
-    if (!(types as ReadonlyArray<string>).includes(g.type)) {
-      problems.push(Diagnostic.make('Decode', `unknown resource type "${g.type}"`, { at: g.at, hint: `known types: ${types.join(', ')}` }))
+    if (!(types as ReadonlyArray<string>).includes(g.type) && !isLibralType(g.type)) {
+      problems.push(Diagnostic.make('Decode', `unknown resource type "${g.type}"`, { at: g.at, hint: `known types: ${known.join(', ')}` }))
     }
   }
   // A defaults entry's keys are checked even when no resource follows it to use them.
@@ -110,11 +166,11 @@ export const compile = (file: string, text: string, baseDir: string, inputs: Inp
     }
   }
   const scope = m.scope
-  const resources: FileSpec.FileSpec[] = []
-  const seen = new Map<string, FileSpec.FileSpec>()
+  const resources: Resource[] = []
+  const seen = new Map<string, Resource>()
   for (const raw of m.resources) {
-    if (raw.type !== 'file') continue // reported once for its group, below
-    const spec = FileSpec.decode(raw, scope, baseDir)
+    const spec = decodeResource(raw, scope, baseDir, registry)
+    if (spec === undefined) continue // an unknown type: reported once for its group, above
     if (E.isLeft(spec)) {
       problems.push(...spec.left)
       continue

@@ -7,6 +7,8 @@ import type { Accounts } from '../core/Probe.js'
 import * as FilePlan from '../types/file/plan.js'
 import type { FileSpec } from '../types/file/Spec.js'
 import * as Status from '../types/file/Status.js'
+import type * as Resource from '../libral/Resource.js'
+import * as LibralPlan from '../types/libral/plan.js'
 import type { Catalog } from './Catalog.js'
 import * as CatalogM from './Catalog.js'
 
@@ -17,6 +19,8 @@ export interface Observations {
   readonly accounts: Accounts
   /** What stands at the parent of each path a resource would create (only those are probed). */
   readonly parents: ReadonlyMap<string, ParentKind>
+  /** What each libral resource's provider found for it, by resource id. */
+  readonly found: ReadonlyMap<string, Resource.Found>
 }
 
 /** What stands at a parent path: a directory, nothing, or something else (a file, a symlink). */
@@ -70,7 +74,7 @@ export const bytesOf = (spec: FileSpec, inline: (text: string) => FilePlan.Bytes
   spec.content._tag === 'Inline' ? inline(spec.content.text) : spec.content._tag === 'Source' ? sources.get(spec.content.path) : undefined
 
 /** Plans a single resource against its observed status (also used by apply to verify). */
-export const planResource = (spec: FileSpec, bytes: FilePlan.Bytes | undefined, status: Status.FileStatus, accounts: Accounts): E.Either<Diagnostic.Diagnostic, Plan.ResourcePlan> => {
+export const planResource = (spec: FileSpec, bytes: FilePlan.Bytes | undefined, status: Status.FileStatus, accounts: Accounts): E.Either<Diagnostic.Diagnostic, Plan.FileResourcePlan> => {
   const p = FilePlan.plan(spec, bytes, status, accounts)
   if (E.isLeft(p)) return p
   return E.right({
@@ -96,6 +100,12 @@ export const plan = (
   const resources: Plan.ResourcePlan[] = []
   const planned = new Map<string, { kind: Planned; id: string }>()
   for (const spec of catalog.resources) {
+    if (spec._tag === 'libral') {
+      const found = obs.found.get(spec.id)
+      if (found === undefined) throw new Error(`invariant: no observation for ${spec.id}`)
+      resources.push(LibralPlan.plan(spec, found))
+      continue
+    }
     const status = obs.statuses.get(spec.id)
     if (status === undefined) throw new Error(`invariant: no observation for ${spec.id}`)
     const parent = checkParent(spec, status, planned, obs.parents)
@@ -112,6 +122,7 @@ export const plan = (
   }
   if (problems.length > 0) return E.left(problems)
   // Sources are recorded as the manifest spells them, so plans do not depend on where a checkout lives.
+  const providers = CatalogM.providers(catalog).map((p) => ({ name: p.meta.qname, path: p.path, sha256: p.digest }))
   const sourceInputs = CatalogM.sources(catalog).map((s) => ({ path: s.written, sha256: obs.sources.get(s.path)?.sha256 ?? '' }))
   const body: Plan.Body = {
     format: Plan.formatVersion,
@@ -122,6 +133,7 @@ export const plan = (
       sources: sourceInputs,
       reads: [...catalog.reads],
       ...(catalog.hiera !== undefined ? { hiera: { path: catalog.hiera.file, sha256: catalog.hiera.sha256 } } : {}),
+      ...(providers.length > 0 ? { providers } : {}),
     },
     failOnError: catalog.failOnError,
     resources,

@@ -4,7 +4,7 @@
 // `resources` keep manifest order; a resource's `action` is derived from its steps; `hash` is the
 // sha256 of the canonical JSON of the plan without `hash` (owned by src/planfile).
 import * as t from 'io-ts'
-import { Content, Principal, Step } from './Step.js'
+import { Content, FileStep, LibralUpdate, LibralValue, Principal, type Step } from './Step.js'
 
 // model
 
@@ -31,7 +31,8 @@ export type FileDesired = t.TypeOf<typeof FileDesired>
 export const Observed = t.type({ summary: t.string, digest: t.string })
 export type Observed = t.TypeOf<typeof Observed>
 
-export const ResourcePlan = t.type({
+/** A file resource's plan. */
+export const FileResourcePlan = t.type({
   id: t.string,
   type: t.literal('file'),
   name: t.string,
@@ -40,9 +41,40 @@ export const ResourcePlan = t.type({
   action: Action,
   desired: FileDesired,
   observed: Observed,
-  steps: t.array(Step),
+  steps: t.array(FileStep),
 })
-export type ResourcePlan = t.TypeOf<typeof ResourcePlan>
+export type FileResourcePlan = t.TypeOf<typeof FileResourcePlan>
+
+/**
+ * A libral resource's plan: `provider` is the provider's full name (`type::name`), one of
+ * `inputs.providers`; `desired` holds the writable attributes the manifest set; at most one step.
+ */
+export const LibralResourcePlan = t.type({
+  id: t.string,
+  type: t.string,
+  provider: t.string,
+  name: t.string,
+  at: t.string,
+  action: Action,
+  desired: t.record(t.string, LibralValue),
+  observed: Observed,
+  steps: t.array(LibralUpdate),
+})
+export type LibralResourcePlan = t.TypeOf<typeof LibralResourcePlan>
+
+export type ResourcePlan = FileResourcePlan | LibralResourcePlan
+
+/** A resource's plan: a libral one when it names a `provider`, else a file one (so an error names the fields of the one it is). */
+export const ResourcePlan = new t.Type<ResourcePlan, ResourcePlan, unknown>(
+  'ResourcePlan',
+  (u): u is ResourcePlan => FileResourcePlan.is(u) || LibralResourcePlan.is(u),
+  (u, c) => (typeof u === 'object' && u !== null && 'provider' in u ? LibralResourcePlan.validate(u, c) : FileResourcePlan.validate(u, c)),
+  t.identity,
+)
+
+/** A libral provider the plan uses: where it was, and a digest of its executable and metadata (apply refuses a changed one). */
+export const Provider = t.type({ name: t.string, path: t.string, sha256: t.string })
+export type Provider = t.TypeOf<typeof Provider>
 
 export const Input = t.type({ path: t.string, sha256: t.string })
 export type Input = t.TypeOf<typeof Input>
@@ -60,8 +92,8 @@ export const Body = t.intersection([
     plait: t.string,
     /** The host directory the plan was made for ("/" for the real machine). */
     root: t.string,
-    /** `hiera` only when a `--hiera FILE` was given. */
-    inputs: t.intersection([t.type({ manifest: Input, sources: t.array(Input), reads: t.array(Read) }), t.partial({ hiera: Input })]),
+    /** `hiera` only when a `--hiera FILE` was given; `providers` only when a libral resource is managed. */
+    inputs: t.intersection([t.type({ manifest: Input, sources: t.array(Input), reads: t.array(Read) }), t.partial({ hiera: Input, providers: t.array(Provider) })]),
     failOnError: t.boolean,
     resources: t.array(ResourcePlan),
     summary: Summary,
@@ -79,6 +111,7 @@ export type Plan = t.TypeOf<typeof Plan>
 export const actionOf = (steps: ReadonlyArray<Step>, existed: boolean): Action => {
   if (steps.length === 0) return 'none'
   if (steps.some((s) => s._tag === 'file.remove') && !steps.some((s) => s._tag !== 'file.remove')) return 'delete'
+  if (steps.some((s) => s._tag === 'libral.update' && s.changes.some((c) => c.attr === 'ensure' && c.is === 'absent'))) return 'delete'
   return existed ? 'update' : 'create'
 }
 
@@ -91,6 +124,9 @@ export const summarize = (resources: ReadonlyArray<Pick<ResourcePlan, 'action'>>
 })
 
 // guards
+
+/** True for a libral resource's plan. */
+export const isLibral = (r: ResourcePlan): r is LibralResourcePlan => 'provider' in r
 
 /** True when a plan would change nothing. */
 export const isEmpty = (p: Body): boolean => p.resources.every((r) => r.steps.length === 0)

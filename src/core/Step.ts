@@ -37,7 +37,32 @@ export const FileRemove = t.type({
   recursive: t.boolean,
 })
 
-export const Step = t.union([FileWrite, FileMkdir, FileAttrs, FileRemove])
+/** An attribute value of a libral resource in a plan file: a string, a boolean or a list of strings. */
+export const LibralValue = t.union([t.string, t.boolean, t.array(t.string)])
+export type LibralValue = t.TypeOf<typeof LibralValue>
+
+export const LibralChange = t.intersection([t.type({ attr: t.string, is: LibralValue }), t.partial({ was: LibralValue })])
+export type LibralChange = t.TypeOf<typeof LibralChange>
+
+/** A libral provider's `update` of one resource with exactly the changed writable attributes; it cannot be undone. */
+export const LibralUpdate = t.type({
+  _tag: t.literal('libral.update'),
+  /** The provider's full name, `type::name`. */
+  provider: t.string,
+  /** The resource's name. */
+  name: t.string,
+  /** The changes to send, in metadata order; never `name`, never a read-only attribute. */
+  changes: t.array(LibralChange),
+  reason: t.string,
+  noop: t.string,
+})
+export type LibralUpdate = t.TypeOf<typeof LibralUpdate>
+
+/** The steps of the file type: they act on a path, and the journal can undo them. */
+export const FileStep = t.union([FileWrite, FileMkdir, FileAttrs, FileRemove])
+export type FileStep = t.TypeOf<typeof FileStep>
+
+export const Step = t.union([FileWrite, FileMkdir, FileAttrs, FileRemove, LibralUpdate])
 export type Step = t.TypeOf<typeof Step>
 export type FileWrite = t.TypeOf<typeof FileWrite>
 export type FileMkdir = t.TypeOf<typeof FileMkdir>
@@ -47,7 +72,7 @@ export type FileRemove = t.TypeOf<typeof FileRemove>
 // guards
 
 /** True for steps whose effect the journal can undo (files and directories). */
-export const isReversible = (s: Step): boolean => s._tag.startsWith('file.')
+export const isFileStep = (s: Step): s is FileStep => s._tag.startsWith('file.')
 
 // combinators
 
@@ -57,6 +82,7 @@ export const match = <R>(cases: {
   readonly 'file.mkdir': (s: FileMkdir) => R
   readonly 'file.attrs': (s: FileAttrs) => R
   readonly 'file.remove': (s: FileRemove) => R
+  readonly 'libral.update': (s: LibralUpdate) => R
 }) => (s: Step): R => {
   switch (s._tag) {
     case 'file.write':
@@ -67,6 +93,8 @@ export const match = <R>(cases: {
       return cases['file.attrs'](s)
     case 'file.remove':
       return cases['file.remove'](s)
+    case 'libral.update':
+      return cases['libral.update'](s)
   }
 }
 

@@ -3,12 +3,18 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Fault from '../core/Fault.js'
 import * as Mode from '../core/Mode.js'
-import type * as Plan from '../core/Plan.js'
+import * as Plan from '../core/Plan.js'
 import * as PosixPath from '../core/PosixPath.js'
 import * as Step from '../core/Step.js'
 import type { Machine } from '../interpreters/Machine.js'
+import type * as Runtime from '../interpreters/libral/Runtime.js'
+import type * as Session from '../interpreters/libral/Session.js'
+import * as Render from '../libral/Render.js'
+import type * as Resource from '../libral/Resource.js'
+import * as UpdateStep from '../libral/UpdateStep.js'
 import * as Status from '../types/file/Status.js'
 import { verify } from '../types/file/verify.js'
+import * as LibralPlan from '../types/libral/plan.js'
 import * as Journal from './Journal.js'
 import * as Lock from './lock.js'
 import * as Recover from './recover.js'
@@ -29,6 +35,8 @@ export interface Options {
   readonly onRecovered?: (undone: ReadonlyArray<string>) => void
   /** Called with the plan once it is made (or given) and made for this root, before the staleness check. */
   readonly onPlan?: (plan: Plan.Plan) => void
+  /** Makes the session that runs the plan's libral providers (default: a quiet one with PLAIT_ROOT_DIR set to a non-"/" root). */
+  readonly libral?: () => Promise<Session.Session>
 }
 
 /** The default state directory. */
@@ -48,7 +56,17 @@ export const describe = (s: Step.Step): string =>
     'file.mkdir': (m) => `create directory ${m.path} (${m.owner.name}:${m.group.name} ${m.mode})`,
     'file.attrs': (a) => `set ${a.path} to ${a.owner.name}:${a.group.name} ${a.mode}`,
     'file.remove': (r) => `remove ${r.kind === 'other' ? 'special file' : r.kind} ${r.path}${r.recursive ? ' with its contents' : ''}`,
+    'libral.update': (u) => `update ${u.provider} '${u.name}': ${UpdateStep.changesOf(u).map(Render.change).join(', ')}`,
   })(s)
+
+/** Loads the plan's libral providers (none: no session is started). */
+const openProviders = async (machine: Machine, plan: Plan.Plan, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Runtime.Runtime | undefined>> => {
+  const providers = plan.inputs.providers ?? []
+  if (providers.length === 0) return E.right(undefined)
+  // Loaded here, not at start-up: the libral interpreter brings execa, which a file-only run never needs.
+  const session = options.libral !== undefined ? await options.libral() : (await import('../interpreters/libral/Session.js')).make(machine.root === '/' ? {} : { root: machine.root })
+  return (await import('../interpreters/libral/Runtime.js')).open(session, providers)
+}
 
 /**
  * What to apply: a verified plan (see PlanFile.parse), or a function that makes one. `apply
@@ -93,7 +111,10 @@ export const apply = async (machine: Machine, source: Source, options: Options):
     if (recovered.right.length > 0) options.onRecovered?.(recovered.right)
     const plan = await resolve(source, machine, options)
     if (E.isLeft(plan)) return plan
-    const drift = await Stale.check(machine, plan.right, accounts.right)
+    const libral = await openProviders(machine, plan.right, options)
+    if (E.isLeft(libral)) return libral
+    const checked = await Stale.check(machine, plan.right, accounts.right, libral.right)
+    const drift = checked.drift
     if (drift.length > 0) {
       return E.left([
         ...drift,
@@ -105,7 +126,7 @@ export const apply = async (machine: Machine, source: Source, options: Options):
     const bk = await machine.mkdirp(state.backups, { ...made.right, mode: 0o700 })()
     if (E.isLeft(bk)) return E.left([Diagnostic.make('Apply', `cannot create ${state.backups}: ${Fault.render(bk.left)}`)])
     try {
-      const report = await run(machine, plan.right, options, state)
+      const report = await run(machine, plan.right, options, state, { runtime: libral.right, found: checked.found })
       return E.right({ ...report, recovered: recovered.right })
     } catch (e) {
       if (e instanceof JournalError) {
@@ -139,7 +160,9 @@ const ensureStateDir = async (machine: Machine, stateDir: string): Promise<E.Eit
 
 const noopRun = async (machine: Machine, plan: Plan.Plan, options: Options, accounts: import('../core/Probe.js').Accounts): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Report>> => {
   const unfinished = await Recover.pending(machine, options.stateDir)
-  const drift = await Stale.check(machine, plan, accounts)
+  const libral = await openProviders(machine, plan, options)
+  if (E.isLeft(libral)) return libral
+  const drift = (await Stale.check(machine, plan, accounts, libral.right)).drift
   if (drift.length > 0) {
     const hint =
       unfinished === undefined
@@ -154,7 +177,13 @@ const noopRun = async (machine: Machine, plan: Plan.Plan, options: Options, acco
   return E.right({ noop: true, recovered, resources, rolledBack: [], irreversible: [] })
 }
 
-const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: ReturnType<typeof Recover.paths>): Promise<Report> => {
+/** The plan's libral providers, and what they found for each libral resource at the staleness check. */
+interface Libral {
+  readonly runtime: Runtime.Runtime | undefined
+  readonly found: ReadonlyMap<string, Resource.Found>
+}
+
+const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: ReturnType<typeof Recover.paths>, libral: Libral): Promise<Report> => {
   const write = async (r: Journal.Record): Promise<void> => {
     const w = await machine.append(state.journal, new TextEncoder().encode(Journal.encode(r)))()
     if (E.isLeft(w)) throw new JournalError(w.left)
@@ -178,10 +207,10 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     await write({ t: 'resource', id: r.id })
     const done: Done[] = []
     let error: string | undefined
-    for (const step of r.steps) {
+    for (const step of r.steps as ReadonlyArray<Step.Step>) {
       seq += 1
       const what = describe(step)
-      const undo = await Undo.prepare(machine, step, `${state.backups}/${seq}`)
+      const undo = Step.isFileStep(step) ? await Undo.prepare(machine, step, `${state.backups}/${seq}`) : E.right<Fault.Fault, Journal.Undo>({ _tag: 'Irreversible', reason: `${step.provider} updates cannot be undone` })
       if (E.isLeft(undo)) {
         error = `cannot back up before ${what}: ${Fault.render(undo.left)}`
         break
@@ -190,7 +219,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       await write({ t: 'step', seq, id: r.id, what, undo: undo.right, ...(temp !== undefined ? { temp } : {}) })
       done.push({ id: r.id, what, undo: undo.right, temp })
       if (options.afterStepStart !== undefined) await options.afterStepStart(seq)
-      const result = await execute(machine, step, temp)
+      const result = await execute(machine, step, temp, r.id, libral)
       if (E.isLeft(result)) {
         error = `${what} failed: ${Fault.render(result.left)}`
         break
@@ -199,8 +228,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       if (Undo.irreversible(undo.right)) irreversible.push(`${r.id}: ${what}`)
     }
     if (error === undefined) {
-      const after = await machine.probe(r.name)()
-      const misses = E.isLeft(after) ? [Fault.render(after.left)] : verify(r.desired, Status.fromProbe(after.right))
+      const misses = await verifyResource(machine, r, libral.runtime)
       if (misses.length > 0) error = `did not reach the desired state: ${misses.join('; ')}`
     }
     if (error === undefined) {
@@ -250,7 +278,18 @@ const rollback = async (machine: Machine, done: ReadonlyArray<Done>): Promise<{ 
   return { ok, failed, failedIds }
 }
 
-const execute = (machine: Machine, step: Step.Step, temp: string | undefined): Promise<E.Either<Fault.Fault, unknown>> => {
+/** Observes a resource after its steps ran and says what is not as desired (nothing: verified). */
+const verifyResource = async (machine: Machine, r: Plan.ResourcePlan, runtime: Runtime.Runtime | undefined): Promise<ReadonlyArray<string>> => {
+  if (!Plan.isLibral(r)) {
+    const after = await machine.probe(r.name)()
+    return E.isLeft(after) ? [Fault.render(after.left)] : verify(r.desired, Status.fromProbe(after.right))
+  }
+  const target = runtime!.target(r.provider)
+  const after = await runtime!.session.observe(target, [r.name])
+  return E.isLeft(after) ? [Fault.render(after.left)] : LibralPlan.verify(target.meta, r.desired, after.right.get(r.name)!)
+}
+
+const execute = (machine: Machine, step: Step.Step, temp: string | undefined, id: string, libral: Libral): Promise<E.Either<Fault.Fault, unknown>> => {
   const attrs = (s: { owner: Step.Principal; group: Step.Principal; mode: string }) => ({
     uid: s.owner.id,
     gid: s.group.id,
@@ -261,6 +300,7 @@ const execute = (machine: Machine, step: Step.Step, temp: string | undefined): P
     'file.mkdir': (m) => machine.mkdirp(m.path, attrs(m))(),
     'file.attrs': (a) => machine.setAttrs(a.path, attrs(a))(),
     'file.remove': (r) => machine.remove(r.path, { recursive: r.recursive })(),
+    'libral.update': (u) => libral.runtime!.session.update(libral.runtime!.target(u.provider), libral.found.get(id)!, UpdateStep.changesOf(u), { noop: false }),
   })(step)
 }
 

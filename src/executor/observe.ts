@@ -12,6 +12,8 @@ import type { Bytes } from '../types/file/plan.js'
 import { diffLimit } from '../types/file/plan.js'
 import type { FileSpec } from '../types/file/Spec.js'
 import * as Status from '../types/file/Status.js'
+import type { Session } from '../interpreters/libral/Session.js'
+import type * as Resource from '../libral/Resource.js'
 
 /** Reads a file of the host (a manifest's source files live beside the manifest, not on the target). */
 export type ReadHost = (path: string) => Promise<E.Either<Fault.Fault, Uint8Array>>
@@ -73,7 +75,7 @@ export const readSources = async (catalog: Catalog, readHost: ReadHost): Promise
   for (const s of CatalogM.sources(catalog)) {
     const r = await readHost(s.path)
     if (E.isLeft(r)) {
-      const users = catalog.resources.filter((x) => x.content._tag === 'Source' && x.content.path === s.path)
+      const users = CatalogM.files(catalog).filter((x) => x.content._tag === 'Source' && x.content.path === s.path)
       for (const u of users) {
         problems.push(Diagnostic.make('Io', `cannot read source "${s.written}" (${s.path}): ${r.left.description}`, { at: u.at, resource: u.id }))
       }
@@ -84,29 +86,55 @@ export const readSources = async (catalog: Catalog, readHost: ReadHost): Promise
   return problems.length > 0 ? E.left(problems) : E.right(sources)
 }
 
+/**
+ * Observes the catalog's libral resources: for each provider, one `list` (or one `find` when the
+ * catalog names a single resource of it), whatever the number of resources.
+ */
+export const observeLibral = async (catalog: Catalog, session: Session | undefined): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Map<string, Resource.Found>>> => {
+  const specs = CatalogM.libral(catalog)
+  const found = new Map<string, Resource.Found>()
+  if (specs.length === 0) return E.right(found)
+  if (session === undefined) throw new Error('invariant: a catalog with libral resources is observed without a libral session')
+  const problems: Diagnostic.Diagnostic[] = []
+  for (const p of CatalogM.providers(catalog)) {
+    const mine = specs.filter((s) => s.provider.meta.qname === p.meta.qname)
+    const r = await session.observe({ meta: p.meta, path: p.path }, mine.map((s) => s.name))
+    if (E.isLeft(r)) {
+      problems.push(Diagnostic.make('Observe', `cannot observe ${p.meta.qname} resources: ${Fault.render(r.left)}`, { at: mine[0]!.at, resource: mine[0]!.id }))
+      continue
+    }
+    for (const s of mine) found.set(s.id, r.right.get(s.name)!)
+  }
+  return problems.length > 0 ? E.left(problems) : E.right(found)
+}
+
 /** Observes the whole catalog: accounts, source files, then every resource's path; `inline` gives inline contents' bytes. */
 export const observe = async (
   catalog: Catalog,
   machine: Machine,
   readHost: ReadHost,
   inline: (text: string) => Bytes = inlineBytes,
+  session?: Session,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
   const accounts = await machine.accounts()()
   if (E.isLeft(accounts)) return E.left([Diagnostic.make('Observe', `cannot read the user database: ${Fault.render(accounts.left)}`)])
   const sources = await readSources(catalog, readHost)
   if (E.isLeft(sources)) return sources
-  const results = await mapLimit(catalog.resources, concurrency, (spec) =>
+  const files = CatalogM.files(catalog)
+  const results = await mapLimit(files, concurrency, (spec) =>
     observeOne(machine, spec, spec.content._tag === 'Inline' ? inline(spec.content.text) : spec.content._tag === 'Source' ? sources.right.get(spec.content.path) : undefined),
   )
   const problems: Diagnostic.Diagnostic[] = []
   const statuses = new Map<string, Status.FileStatus>()
   results.forEach((r, i) => {
     if (E.isLeft(r)) problems.push(r.left)
-    else statuses.set(catalog.resources[i]!.id, r.right)
+    else statuses.set(files[i]!.id, r.right)
   })
-  if (problems.length > 0) return E.left(problems)
-  const parents = await observeParents(machine, catalog, statuses)
-  return E.right({ statuses, sources: sources.right, accounts: accounts.right, parents })
+  const found = await observeLibral(catalog, session)
+  if (E.isLeft(found)) problems.push(...found.left)
+  if (problems.length > 0 || E.isLeft(found)) return E.left(problems)
+  const parents = await observeParents(machine, files, statuses)
+  return E.right({ statuses, sources: sources.right, accounts: accounts.right, parents, found: found.right })
 }
 
 /**
@@ -114,9 +142,9 @@ export const observe = async (
  * file whose directory is missing (or is a file) instead of failing at apply. Existing paths have a
  * parent by construction, so an unchanged machine costs no extra probe.
  */
-const observeParents = async (machine: Machine, catalog: Catalog, statuses: ReadonlyMap<string, Status.FileStatus>): Promise<Map<string, ParentKind>> => {
+const observeParents = async (machine: Machine, files: ReadonlyArray<FileSpec>, statuses: ReadonlyMap<string, Status.FileStatus>): Promise<Map<string, ParentKind>> => {
   const wanted = new Set<string>()
-  for (const spec of catalog.resources) {
+  for (const spec of files) {
     const parent = PosixPath.dirname(spec.path)
     if (spec.ensure !== 'absent' && statuses.get(spec.id)?._tag === 'Absent' && parent !== '/') wanted.add(parent)
   }

@@ -2,7 +2,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../core/Fault.js'
 import * as PosixPath from '../core/PosixPath.js'
-import type { Step } from '../core/Step.js'
+import type { FileStep as Step } from '../core/Step.js'
 import type { Machine, Probe } from '../interpreters/Machine.js'
 import type { Undo } from './Journal.js'
 

@@ -1,7 +1,7 @@
 // UpdateStep: the plan step of a libral resource (`libral.update`): which provider, which
 // resource, and exactly the changed writable attributes to send, with a reason and a noop message.
 // One io-ts codec gives both the in-memory type and the plan-file shape.
-import * as t from 'io-ts'
+import * as Step from '../core/Step.js'
 import type { Metadata } from './Metadata.js'
 import * as Render from './Render.js'
 import * as Resource from './Resource.js'
@@ -9,23 +9,11 @@ import type * as Value from './Value.js'
 
 // model
 
-/** An attribute value in a plan file: a string, a boolean or a list of strings. */
-export const ValueC = t.union([t.string, t.boolean, t.array(t.string)])
-
-export const ChangeC = t.intersection([t.type({ attr: t.string, is: ValueC }), t.partial({ was: ValueC })])
-
-export const LibralUpdate = t.type({
-  _tag: t.literal('libral.update'),
-  /** The provider's full name, `type::name`. */
-  provider: t.string,
-  /** The resource's name. */
-  name: t.string,
-  /** The changes to send, in metadata order; never `name`, never a read-only attribute. */
-  changes: t.array(ChangeC),
-  reason: t.string,
-  noop: t.string,
-})
-export type LibralUpdate = t.TypeOf<typeof LibralUpdate>
+/** The step's codec lives with the other steps (src/core/Step.ts): a plan's step union holds it. */
+export const ValueC = Step.LibralValue
+export const ChangeC = Step.LibralChange
+export const LibralUpdate = Step.LibralUpdate
+export type LibralUpdate = Step.LibralUpdate
 
 // constructors
 

@@ -244,3 +244,34 @@ export const renderString = (n: Node.Node, scope: Scope, problems: Diagnostic.Di
   }
   return typeof v === 'string' ? v : Value.format(v)
 }
+
+/**
+ * Renders a property of any shape: each string scalar through the template engine (a lone
+ * expression keeps its type), other scalars as YAML gave them, lists and maps item by item.
+ * Returns undefined (with the problems recorded) when a template fails.
+ */
+export const renderValue = (n: Node.Node, scope: Scope, problems: Diagnostic.Diagnostic[]): unknown => {
+  switch (n._tag) {
+    case 'Scalar': {
+      if (typeof n.value !== 'string') return n.value
+      const r = Template.render(n.text, scope.env, { base: n.at, shift: n.quoted ? 1 : 0 })
+      if (E.isLeft(r)) {
+        problems.push(Diagnostic.make('Expression', r.left.message, { at: r.left.at ?? n.at }))
+        return undefined
+      }
+      scope.reads.push(...r.right.reads.values)
+      return Value.toJS(r.right.value)
+    }
+    case 'Seq': {
+      const before = problems.length
+      const items = n.items.map((i) => renderValue(i, scope, problems))
+      return problems.length > before ? undefined : items
+    }
+    case 'Map': {
+      const before = problems.length
+      const out: Record<string, unknown> = {}
+      for (const e of n.entries) out[e.key] = renderValue(e.value, scope, problems)
+      return problems.length > before ? undefined : out
+    }
+  }
+}

@@ -9,6 +9,7 @@ import type { FileSpec } from '../../src/types/file/Spec.js'
 import { catalogOf, planE } from '../support/run.js'
 
 const spec = (path: string, ensure: FileSpec['ensure'] = 'present'): FileSpec => ({
+  _tag: "file",
   id: `file#${path}`,
   path,
   at: { file: 'm.yaml', line: 1, col: 1 },

@@ -45,6 +45,7 @@ const specArb = (path: string): fc.Arbitrary<FileSpec> =>
       force: fc.boolean(),
     })
     .map(({ ensure, text, owner, mode, force }) => ({
+      _tag: 'file' as const,
       id: `file#${path}`,
       path,
       at: { file: 'm.yaml', line: 1, col: 1 },

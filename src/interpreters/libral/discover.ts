@@ -7,6 +7,7 @@ import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
+import * as Digest from '../../core/Digest.js'
 import * as Fault from '../../core/Fault.js'
 import * as Metadata from '../../libral/Metadata.js'
 import * as Registry from '../../libral/Registry.js'
@@ -16,6 +17,8 @@ import * as Invoke from './invoke.js'
 
 /** A discovered provider: its metadata, its executable, where the metadata came from, whether it can run here. */
 export interface Provider extends Registry.Entry {
+  /** A digest of the executable's bytes and the metadata: a plan records it, and apply refuses a provider that changed. */
+  readonly digest: string
   /** The file the metadata was read from: the `.yaml` sibling, or the provider itself (describe). */
   readonly metaSource: string
   readonly from: 'yaml' | 'describe'
@@ -87,8 +90,13 @@ const readText = async (p: string): Promise<E.Either<string, string | undefined>
   }
 }
 
+/** How to load providers: `describe: false` reads only `.yaml` metadata and never runs a provider (validate, compile). */
+export interface LoadOptions {
+  readonly describe?: boolean
+}
+
 /** Loads one provider file: its metadata (yaml first, else describe) and its suitability. */
-export const load = async (ctx: Invoke.Context, path: string): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Provider>> => {
+export const load = async (ctx: Invoke.Context, path: string, options: LoadOptions = {}): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Provider>> => {
   const problem = (message: string, hint?: string): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, never> =>
     E.left([Diagnostic.make('Io', message, { at: { file: path, line: 1, col: 1 }, hint })])
   if (!(await isExecutableFile(path))) return problem(`provider ${path} is not an executable file`, `chmod +x ${path}`)
@@ -102,6 +110,8 @@ export const load = async (ctx: Invoke.Context, path: string): Promise<E.Either<
     text = yaml.right
     metaSource = yamlPath
     from = 'yaml'
+  } else if (options.describe === false) {
+    return problem(`provider ${path} has no ${nodePath.basename(yamlPath)}, and reading its metadata would mean running it`, 'validate and compile never run providers; plan does')
   } else {
     const out = await Invoke.describe(ctx, path)
     if (E.isLeft(out)) return problem(`provider ${path} has no ${nodePath.basename(yamlPath)} and ral_action=describe failed: ${out.left.description}`)
@@ -115,7 +125,14 @@ export const load = async (ctx: Invoke.Context, path: string): Promise<E.Either<
   const found = new Map<string, boolean>()
   for (const c of need) found.set(c, await onPath(c, ctx.env['PATH'] ?? ''))
   const suitable = Metadata.suitability(meta.right.suitable, (c) => found.get(c) === true)
-  return E.right({ meta: meta.right, path, metaSource, from, suitable })
+  let bytes: Uint8Array
+  try {
+    bytes = await fs.readFile(path)
+  } catch (e) {
+    return problem(`cannot read provider ${path}: ${(e as Error).message}`)
+  }
+  const digest = Digest.ofValue({ executable: Digest.sha256(bytes), meta: meta.right })
+  return E.right({ meta: meta.right, path, metaSource, from, suitable, digest })
 }
 
 /** The `.prov` files of a provider directory (`DIR/providers/*.prov`), sorted; none when it is missing. */
@@ -132,7 +149,7 @@ export const providerFiles = async (d: PathDir): Promise<E.Either<Diagnostic.Dia
 }
 
 /** Discovers every provider on the path (a `.prov` file may also be named directly). */
-export const discover = async (ctx: Invoke.Context, path: ReadonlyArray<PathDir>): Promise<Discovered> => {
+export const discover = async (ctx: Invoke.Context, path: ReadonlyArray<PathDir>, options: LoadOptions = {}): Promise<Discovered> => {
   const problems: Diagnostic.Diagnostic[] = []
   const files: string[] = []
   for (const d of path) {
@@ -149,7 +166,7 @@ export const discover = async (ctx: Invoke.Context, path: ReadonlyArray<PathDir>
   const worker = async (): Promise<void> => {
     while (next < files.length) {
       const i = next++
-      loaded[i] = await load(ctx, files[i]!)
+      loaded[i] = await load(ctx, files[i]!, options)
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker))

@@ -19,6 +19,7 @@ export type ContentSpec =
   | { readonly _tag: 'Unmanaged' }
 
 export interface FileSpec {
+  readonly _tag: 'file'
   readonly id: string
   readonly path: string
   readonly at: Position
@@ -161,6 +162,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string): E.Eithe
   if (force && ensure !== 'absent') fail('Validation', 'force is only valid with ensure: absent', forceAt ?? ensureAt)
   if (problems.length > 0) return E.left(problems)
   const spec: FileSpec = {
+    _tag: 'file',
     id,
     path: raw.name,
     at: raw.nameAt,

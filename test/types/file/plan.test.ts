@@ -18,6 +18,7 @@ export const accounts: Accounts = {
 const bytes = (text: string): FilePlan.Bytes => ({ data: new TextEncoder().encode(text), sha256: Digest.sha256(text) })
 
 const spec = (over: Partial<FileSpec> = {}): FileSpec => ({
+  _tag: 'file',
   id: 'file#/etc/x',
   path: '/etc/x',
   at: { file: 'm.yaml', line: 1, col: 1 },

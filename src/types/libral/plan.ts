@@ -1,0 +1,47 @@
+// plan: a libral resource's desired attributes × what its provider found → its plan (pure), and
+// the verification of what a provider reports after the update.
+import * as Plan from '../../core/Plan.js'
+import * as Changes from '../../libral/Changes.js'
+import type * as Metadata from '../../libral/Metadata.js'
+import * as Resource from '../../libral/Resource.js'
+import * as UpdateStep from '../../libral/UpdateStep.js'
+import * as Value from '../../libral/Value.js'
+import type { LibralSpec } from './Spec.js'
+
+// constructors
+
+/** The desired attributes as the plan records them (sorted by name, so plans are canonical). */
+export const desiredOf = (attrs: Resource.Attrs): Record<string, Plan.LibralResourcePlan['desired'][string]> => {
+  const out: Record<string, Plan.LibralResourcePlan['desired'][string]> = {}
+  for (const k of Object.keys(attrs).sort()) out[k] = Value.toJson(attrs[k]!)
+  return out
+}
+
+/** The action the changes amount to. */
+export const actionOf = (found: Resource.Found, changes: ReadonlyArray<Resource.Change>): Plan.Action => {
+  if (changes.length === 0) return 'none'
+  if (changes.some((c) => c.attr === 'ensure' && c.is === 'absent')) return 'delete'
+  return Resource.ensureOf(found) === 'absent' ? 'create' : 'update'
+}
+
+/** Plans one libral resource against what its provider found. */
+export const plan = (spec: LibralSpec, found: Resource.Found): Plan.LibralResourcePlan => {
+  const meta = spec.provider.meta
+  const changes = Changes.plan(meta, spec.attrs, found)
+  const step = UpdateStep.make(meta, found, changes)
+  return {
+    id: spec.id,
+    type: spec.type,
+    provider: meta.qname,
+    name: spec.name,
+    at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`,
+    action: actionOf(found, changes),
+    desired: desiredOf(spec.attrs),
+    observed: { summary: Resource.summary(found), digest: Resource.digest(found) },
+    steps: step === undefined ? [] : [step],
+  }
+}
+
+/** What is still wrong after an update, for the report: each change a new plan would make (none: verified). */
+export const verify = (meta: Metadata.Metadata, desired: Plan.LibralResourcePlan['desired'], found: Resource.Found): ReadonlyArray<string> =>
+  Changes.verify(meta, desired, found).map((c) => `${c.attr} is ${Value.render(c.was)}, not ${Value.render(c.is)}`)
