@@ -21,6 +21,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { benchLibral, libralLines } from './libral.mjs'
 import { account, workload as makeWorkload } from './workload.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -34,6 +35,7 @@ const { values: argv } = parseArgs({
     sizes: { type: 'string', default: '1000,10000' },
     runs: { type: 'string' },
     'no-puppet': { type: 'boolean', default: false },
+    'no-libral': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -345,6 +347,8 @@ async function main() {
   const results = []
   for (const n of sizes) results.push(await benchSize(n))
   const puppet = argv['no-puppet'] ? { installed: false, skipped: true } : await benchPuppet()
+  if (!argv['no-libral']) progress('libral: 500 host resources')
+  const libral = argv['no-libral'] ? undefined : await benchLibral(repo, join(work, 'libral'), { timed, median, runs: runsFor(500) })
 
   const out = []
   out.push('')
@@ -383,6 +387,7 @@ async function main() {
     out.push(table(puppet._series))
     out.push(`  puppet apply --noop / plait plan: ${puppet.ratio.puppetOverPlait.toFixed(1)}x  (goal ≥ 10x: ${puppet.goal.met ? 'met' : 'NOT met'})`)
   }
+  if (libral !== undefined) out.push('', ...libralLines(libral))
   const elapsed = (Date.now() - started) / 1000
   out.push('')
   out.push(`bench took ${elapsed.toFixed(0)} s; results in .bench/results.json`)
@@ -404,6 +409,7 @@ async function main() {
         unit: 'ms (wall time of the child process; internalMedian: from end of Node boot to exit; cpuMedian: user + system CPU)',
         sizes: results.map(strip),
         puppet: strip(puppet),
+        libral: libral ?? null,
         elapsedSeconds: round(elapsed),
       },
       null,
