@@ -18,7 +18,8 @@ import type * as Registry from '../src/libral/Registry.js'
 import * as MachineFile from '../src/interpreters/memory/machineFile.js'
 import * as Memory from '../src/interpreters/memory/memory.js'
 import * as PlanFile from '../src/planfile/PlanFile.js'
-import { readHost } from '../src/cli/pipeline.js'
+import { fileReader, readHost } from '../src/cli/pipeline.js'
+import * as Value from '../src/manifest/expr/Value.js'
 
 const top = join(dirname(fileURLToPath(import.meta.url)), '..')
 const plans = join(top, 'plans')
@@ -49,7 +50,11 @@ const planCase = async (dir: string): Promise<{ text: string; json?: string }> =
     if (found.problems.length > 0) throw new Error(found.problems.map(Diagnostic.render).join('\n'))
     libral = found.registry
   }
-  const catalog = Compile.compileTree('manifest.yaml', text, tree.right, dir, libral !== undefined ? { libral } : {})
+  const catalog = Compile.compileTree('manifest.yaml', text, tree.right, dir, {
+    readFile: fileReader(dir),
+    now: Value.time('2026-11-23T12:00:00Z')!,
+    ...(libral !== undefined ? { libral } : {}),
+  })
   if (E.isLeft(catalog)) return { text: Render.diagnostics(catalog.left) }
   const observed = await observe(catalog.right, machine, readHost, inlineBytes, session)
   if (E.isLeft(observed)) return { text: Render.diagnostics(observed.left) }

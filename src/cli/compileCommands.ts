@@ -16,6 +16,7 @@ interface Flags {
   readonly fact: ReadonlyArray<string>
   readonly json?: boolean
   readonly providerPath: string[]
+  readonly now?: string
 }
 
 const failed = (): CommanderError => new CommanderError(1, 'plait.compile', 'compilation failed')
@@ -27,7 +28,7 @@ const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
 
 /** Compiles a manifest with the facts of the command line (this machine's too when `local`). */
 const compileFile = async (manifest: string, o: Flags, local: boolean): Promise<Catalog> => {
-  const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), assignments: o.fact }
+  const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), ...(o.now !== undefined ? { now: o.now } : {}), assignments: o.fact }
   // Providers are read from their .yaml metadata and never run; suitability is the target's business.
   const providers = { providerPath: o.providerPath, session: quietSession('/'), describe: false, anySuitable: true }
   const catalog = await compileManifest(manifest, Posix.make({}), source, providers, (ds) => process.stderr.write(Render.warnings(ds)), local)
@@ -66,6 +67,7 @@ const factOptions = (c: Command): Command =>
     .option('--facts <file>', "the target machine's facts (JSON or YAML, as `plait facts --json` prints them there)")
     .option('--fact <key=value>', 'set a fact, repeatable; a dotted key builds maps', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--hiera <file>', "a data document (data, hierarchy, overrides) deep-merged on top of the manifest's data")
+    .option('--now <time>', "the time now() gives (RFC 3339), instead of the clock's")
     .option('--provider-path <dir>', 'look for libral providers in DIR/providers first (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
 
 /** Adds `plait validate` and `plait compile` to a program. */

@@ -178,8 +178,10 @@ const rootOption = new Option('--root <dir>', 'confine every managed path below 
 const factsOption = (): Option => new Option('--facts <file>', "use another machine's facts (JSON or YAML, as `plait facts --json` prints them) instead of this one's")
 const factOption = (): Option => new Option('--fact <key=value>', 'set a fact, repeatable; a dotted key builds maps').argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v])
 const hieraOption = (): Option => new Option('--hiera <file>', 'a data document (data, hierarchy, overrides) deep-merged on top of the manifest\'s data')
-const factSource = (o: { facts?: string; fact?: string[]; hiera?: string }): FactSource => ({
+const nowOption = (): Option => new Option('--now <time>', 'the time now() gives (RFC 3339), instead of the clock\'s; a plan records it when the manifest calls now()')
+const factSource = (o: { facts?: string; fact?: string[]; hiera?: string; now?: string }): FactSource => ({
   ...(o.facts !== undefined ? { factsFile: o.facts } : {}),
+  ...(o.now !== undefined ? { now: o.now } : {}),
   ...(o.hiera !== undefined ? { hiera: o.hiera } : {}),
   assignments: o.fact ?? [],
 })
@@ -199,10 +201,11 @@ program
   .addOption(factOption())
   .addOption(hieraOption())
   .addOption(providerPathOption())
+  .addOption(nowOption())
   .option('--json', 'print the plan as JSON (the plan file format)')
   .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
   .option('-v, --verbose', 'also list unchanged resources')
-  .action(async (manifest: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; out?: string; json?: boolean; detailedExitcode?: boolean; verbose?: boolean }) => {
+  .action(async (manifest: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; now?: string; out?: string; json?: boolean; detailedExitcode?: boolean; verbose?: boolean }) => {
     const machine = await machineFor(o)
     await notePending(machine, stateDirOf(o))
     const plan = orFail(await planManifest(manifest, machine, version, factSource(o), warn, providersOf(o, sessionOf(machine))))
@@ -233,15 +236,16 @@ program
   .addOption(factOption())
   .addOption(hieraOption())
   .addOption(providerPathOption())
+  .addOption(nowOption())
   .option('--atomic', 'roll back every reversible step of the run when any resource fails')
   .option('--noop', 'run every check of apply and change nothing')
   .option('--json', 'print the report as JSON')
-  .action(async (target: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; atomic?: boolean; noop?: boolean; json?: boolean }) => {
+  .action(async (target: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean }) => {
     const machine = await machineFor(o)
     const session = sessionOf(machine)
     if (await isPlanFile(target)) {
-      if (o.facts !== undefined || o.hiera !== undefined || (o.fact ?? []).length > 0 || (o.providerPath ?? []).length > 0) {
-        fail([Diagnostic.make('Validation', '--facts, --fact, --hiera and --provider-path apply to a manifest; a saved plan is applied exactly as it was reviewed')])
+      if (o.facts !== undefined || o.hiera !== undefined || o.now !== undefined || (o.fact ?? []).length > 0 || (o.providerPath ?? []).length > 0) {
+        fail([Diagnostic.make('Validation', '--facts, --fact, --hiera, --now and --provider-path apply to a manifest; a saved plan is applied exactly as it was reviewed')])
       }
       const plan = await loadPlan(target)
       await runApply(machine, plan, o, session)

@@ -1,4 +1,5 @@
 // pipeline: the top-level wiring, read → compile → observe → plan → seal, as the design's diagram draws it.
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
@@ -13,6 +14,7 @@ import type { Machine } from '../interpreters/Machine.js'
 import type { Session } from '../interpreters/libral/Session.js'
 import type * as Registry from '../libral/Registry.js'
 import type { Provider } from '../types/libral/Spec.js'
+import * as Value from '../manifest/expr/Value.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 
 /** Reads a host file as bytes, with errors as faults. */
@@ -44,6 +46,24 @@ export interface FactSource {
   readonly assignments: ReadonlyArray<string>
   /** `--hiera FILE`: a data document deep-merged on top of the manifest's data. */
   readonly hiera?: string
+  /** `--now TIME`: the time `now()` gives (RFC 3339), instead of the clock's. */
+  readonly now?: string
+}
+
+/** The time `now()` gives: `--now TIME`, else the clock's (read here, at the edge; the compiler takes it as an input). */
+export const nowOf = (source: FactSource): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Value.Time> => {
+  const t = source.now === undefined ? Value.time(Date.now()) : Value.time(source.now)
+  return t === undefined ? E.left([Diagnostic.make('Validation', `--now ${source.now}: not an RFC 3339 time`, { hint: 'for example --now 2026-11-23T10:00:00Z' })]) : E.right(t)
+}
+
+/** The file reader of `readFile`, `file` and `template`: UTF-8 text of a path below the manifest's directory. */
+export const fileReader = (baseDir: string) => (path: string): E.Either<string, string> => {
+  try {
+    return E.right(new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(nodePath.join(baseDir, path))))
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    return E.left(code === 'ENOENT' ? `open ${path}: no such file or directory` : code === 'EISDIR' ? `read ${path}: is a directory` : e instanceof TypeError ? `${path} is not UTF-8 text` : `${path}: ${(e as Error).message}`)
+  }
 }
 
 /**
@@ -132,7 +152,13 @@ export const compileManifest = async (
   const hiera = await readHiera(facts.hiera)
   if (E.isLeft(hiera)) return hiera
   const libral = await providersFor(tree.right, providers, warn)
-  const catalog = Compile.compileTree(manifestPath, text.right, tree.right, nodePath.dirname(nodePath.resolve(manifestPath)), {
+  const now = nowOf(facts)
+  if (E.isLeft(now)) return now
+  const baseDir = nodePath.dirname(nodePath.resolve(manifestPath))
+  const catalog = Compile.compileTree(manifestPath, text.right, tree.right, baseDir, {
+    now: now.right,
+    readFile: fileReader(baseDir),
+    root: machine.root,
     facts: factValues.right,
     ...(local ? { environ: environ() } : {}),
     ...(hiera.right !== undefined ? { hiera: hiera.right } : {}),

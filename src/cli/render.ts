@@ -1,4 +1,5 @@
 // render: plans, reports and diagnostics drawn as terminal text (pure; equal inputs, equal text).
+import * as Deferred from '../core/Deferred.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Plan from '../core/Plan.js'
 import type { Step } from '../core/Step.js'
@@ -32,6 +33,10 @@ const stepLines = (s: Step): string[] => {
 export const plan = (p: Plan.Plan, options: { readonly verbose?: boolean } = {}): string => {
   const lines: string[] = [`plait plan of ${p.inputs.manifest.path}${p.root === '/' ? '' : ` (root ${p.root})`}`, '']
   for (const r of p.resources) {
+    if (Plan.isDeferred(r)) {
+      lines.push(`${Plan.symbol(r.action)} ${r.id}`, `    was: ${r.observed.summary}`, `    (${Deferred.describe(r.deferred)})`, '')
+      continue
+    }
     if (r.steps.length === 0) {
       if (options.verbose === true) lines.push(`  ${r.id}: unchanged (${r.observed.summary})`, '')
       continue

@@ -22,6 +22,10 @@ export interface Catalog {
   readonly warnings: ReadonlyArray<Diagnostic>
   /** What the manifest read of the facts and the environment, sorted; nothing else of them matters to the plan. */
   readonly reads: ReadonlyArray<Read>
+  /** The files `readFile`, `file` and `template` read (relative to the manifest's directory), with digests of their text. */
+  readonly files: ReadonlyArray<{ readonly path: string; readonly sha256: string }>
+  /** The time `now()` gave (RFC 3339, UTC), only when the manifest called it. */
+  readonly clock?: string
   readonly failOnError: boolean
   readonly preMessage?: string
   readonly postMessage?: string

@@ -3,9 +3,11 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Digest from '../core/Digest.js'
 import * as Annotations from '../manifest/Annotations.js'
+import type * as DeferredM from '../core/Deferred.js'
 import type * as Evaluate from '../manifest/expr/Evaluate.js'
 import * as Manifest from '../manifest/Manifest.js'
 import * as Node from '../manifest/Node.js'
+import * as Value from '../manifest/expr/Value.js'
 import * as Yaml from '../manifest/Yaml.js'
 import type * as Registry from '../libral/Registry.js'
 import * as FileSpec from '../types/file/Spec.js'
@@ -40,6 +42,17 @@ export const readsOf = (reads: ReadonlyArray<Evaluate.Read>, inputs: Inputs): Re
     out.set(key, { root: r.root, path, sha256: Digest.sha256(Digest.canonical(value ?? null)) })
   }
   return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)
+}
+
+/** The files the manifest read (readFile, file, template), each once in first-read order, with a digest of what was read. */
+export const filesOf = (paths: ReadonlyArray<string>, inputs: Inputs): ReadonlyArray<{ readonly path: string; readonly sha256: string }> => {
+  const out = new Map<string, string>()
+  for (const p of paths) {
+    if (out.has(p)) continue
+    const text = inputs.readFile?.(p)
+    out.set(p, text === undefined || E.isLeft(text) ? '' : Digest.sha256(text.right))
+  }
+  return [...out].map(([path, sha256]) => ({ path, sha256 }))
 }
 
 const valueAt = (root: unknown, path: ReadonlyArray<string>): unknown => {
@@ -78,6 +91,7 @@ const decodeResource = (
   scope: Manifest.Scope,
   baseDir: string,
   registry: Registry.Registry<LibralSpec.Provider> | undefined,
+  deferral: FileSpec.Deferral,
 ): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> | undefined => {
   const provider = providerOf(raw)
   // plait's own types go to a libral provider only by its full name (`provider: file::x`); `posix` and the like stay plait's.
@@ -85,7 +99,7 @@ const decodeResource = (
     registry !== undefined &&
     (!(types as ReadonlyArray<string>).includes(raw.type) ? LibralSpec.isType(registry, raw.type) : provider !== undefined && provider.includes('::') && LibralSpec.named(registry, raw.type, provider) !== undefined)
   if (viaLibral) return LibralSpec.decode(raw, scope, registry)
-  if (raw.type === 'file') return FileSpec.decode(raw, scope, baseDir)
+  if (raw.type === 'file') return FileSpec.decode(raw, scope, baseDir, deferral)
   return undefined
 }
 
@@ -100,6 +114,43 @@ export interface Inputs {
   readonly hiera?: { readonly file: string; readonly text: string }
   /** The libral providers found on the provider path: their types are resource types too. */
   readonly libral?: Registry.Registry<LibralSpec.Provider>
+  /** The time `now()` gives; recorded in the plan when the manifest calls it. */
+  readonly now?: Value.Time
+  /** Reads a file relative to the manifest's directory (`readFile`, `file`, `template`); the plan records each file read, with a digest. */
+  readonly readFile?: (path: string) => E.Either<string, string>
+  /** The host directory of the target's root ("/", or `--root`): a value that reads a file an earlier resource manages there is deferred. */
+  readonly root?: string
+}
+
+/** Copies the value at a path of `from` into `into` (making the maps on the way); a missing value is left out. */
+const copyAt = (from: unknown, into: Record<string, unknown>, path: ReadonlyArray<string>): void => {
+  const value = valueAt(from, path)
+  if (value === undefined || path.length === 0) return
+  let cur = into
+  for (const seg of path.slice(0, -1)) {
+    const next = cur[seg]
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[seg] = {}
+    cur = cur[seg] as Record<string, unknown>
+  }
+  cur[path[path.length - 1]!] = value
+}
+
+/** The snapshot of what a deferred template read at plan time, from the compile's inputs and the manifest's data. */
+const snapshotOf = (inputs: Inputs, data: unknown) => (reads: Evaluate.Reads): DeferredM.Snapshot => {
+  const roots = { facts: {} as Record<string, unknown>, data: {} as Record<string, unknown>, environ: {} as Record<string, string> }
+  for (const r of reads.values) {
+    if (r.path.length === 0) {
+      if (r.root === 'facts') Object.assign(roots.facts, inputs.facts ?? {})
+      else if (r.root === 'data') Object.assign(roots.data, data ?? {})
+      else Object.assign(roots.environ, inputs.environ ?? {})
+    } else copyAt(r.root === 'facts' ? inputs.facts : r.root === 'data' ? data : inputs.environ, roots[r.root] as Record<string, unknown>, r.path)
+  }
+  const files: Record<string, string> = {}
+  for (const f of reads.files) {
+    const text = inputs.readFile?.(f)
+    if (text !== undefined && E.isRight(text)) files[f] = text.right
+  }
+  return { roots, files, ...(reads.clock && inputs.now !== undefined ? { now: Value.isoTime(inputs.now) } : {}) }
 }
 
 export const compile = (file: string, text: string, baseDir: string, inputs: Inputs = {}): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> =>
@@ -130,6 +181,8 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   const hiera = inputs.hiera === undefined ? undefined : Yaml.parse(inputs.hiera.file, inputs.hiera.text)
   if (hiera !== undefined && E.isLeft(hiera)) return E.left(firstSyntaxErrors(inputs.hiera!.file, hiera.left))
   const decoded = Manifest.decode(file, root, {
+    ...(inputs.now !== undefined ? { now: inputs.now } : {}),
+    ...(inputs.readFile !== undefined ? { readFile: inputs.readFile } : {}),
     ...(inputs.facts !== undefined ? { facts: inputs.facts } : {}),
     ...(inputs.environ !== undefined ? { environ: inputs.environ } : {}),
     ...(hiera !== undefined && E.isRight(hiera) ? { hiera: hiera.right } : {}),
@@ -168,8 +221,12 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   const scope = m.scope
   const resources: Resource[] = []
   const seen = new Map<string, Resource>()
+  // The files earlier file resources manage, by host path, for deferring values that read them.
+  const managed = new Map<string, { readonly id: string; readonly path: string }>()
+  const machineRoot = inputs.root ?? '/'
+  const deferral: FileSpec.Deferral = { managedAt: (hostPath) => managed.get(hostPath), snapshot: snapshotOf(inputs, m.data) }
   for (const raw of m.resources) {
-    const spec = decodeResource(raw, scope, baseDir, registry)
+    const spec = decodeResource(raw, scope, baseDir, registry, deferral)
     if (spec === undefined) continue // an unknown type: reported once for its group, above
     if (E.isLeft(spec)) {
       problems.push(...spec.left)
@@ -187,12 +244,15 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     }
     seen.set(spec.right.id, spec.right)
     resources.push(spec.right)
+    if (spec.right._tag === 'file') managed.set(machineRoot === '/' ? spec.right.path : machineRoot + spec.right.path, { id: spec.right.id, path: spec.right.path })
   }
   if (problems.length > 0) return E.left(onePerKey(problems).sort(Diagnostic.compare))
   const catalog: Catalog = {
     manifest: { file, sha256: Digest.sha256(text) },
     warnings: [...warnings].sort(Diagnostic.compare),
     reads: readsOf(m.scope.reads, inputs),
+    files: filesOf(m.scope.files, inputs),
+    ...(m.scope.clock.read && inputs.now !== undefined ? { clock: Value.isoTime(inputs.now) } : {}),
     ...(inputs.hiera !== undefined ? { hiera: { file: inputs.hiera.file, sha256: Digest.sha256(inputs.hiera.text) } } : {}),
     failOnError: m.failOnError,
     resources,

@@ -1,9 +1,11 @@
 // plan: Catalog × observations → Plan body (pure). Same inputs, byte-identical plan.
 import * as E from 'fp-ts/lib/Either.js'
+import type * as Deferred from '../core/Deferred.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Plan from '../core/Plan.js'
 import * as PosixPath from '../core/PosixPath.js'
 import type { Accounts } from '../core/Probe.js'
+import * as DeferredContent from '../types/file/deferred.js'
 import * as FilePlan from '../types/file/plan.js'
 import type { FileSpec } from '../types/file/Spec.js'
 import * as Status from '../types/file/Status.js'
@@ -21,6 +23,8 @@ export interface Observations {
   readonly parents: ReadonlyMap<string, ParentKind>
   /** What each libral resource's provider found for it, by resource id. */
   readonly found: ReadonlyMap<string, Resource.Found>
+  /** The bytes of the managed files deferred values read, by machine path (regular files only). */
+  readonly managed: ReadonlyMap<string, Uint8Array>
 }
 
 /** What stands at a parent path: a directory, nothing, or something else (a file, a symlink). */
@@ -89,6 +93,39 @@ export const planResource = (spec: FileSpec, bytes: FilePlan.Bytes | undefined, 
   })
 }
 
+/**
+ * Plans a resource whose content is deferred: its attributes are resolved and checked now, its
+ * steps are made by the executor at its turn, once the content is known.
+ */
+export const planDeferred = (spec: FileSpec, deferred: Deferred.Deferred, status: Status.FileStatus, accounts: Accounts): E.Either<Diagnostic.Diagnostic, Plan.FileResourcePlan> =>
+  E.map((r: Plan.FileResourcePlan): Plan.FileResourcePlan => ({ ...r, action: status._tag === 'Absent' ? 'create' : 'update', steps: [], deferred }))(
+    planResource({ ...spec, content: { _tag: 'Unmanaged' } }, undefined, status, accounts),
+  )
+
+/**
+ * A deferred value is known now when every resource whose file it reads changes nothing: the
+ * machine already holds what they would leave. Then it is worked out from the observed bytes and
+ * the resource is planned like any other; otherwise it stays deferred ("known after apply").
+ */
+const planDeferredOrNow = (
+  spec: FileSpec,
+  deferred: Deferred.Deferred,
+  status: Status.FileStatus,
+  obs: Observations,
+  earlier: ReadonlyArray<Plan.ResourcePlan>,
+): E.Either<Diagnostic.Diagnostic, Plan.FileResourcePlan> => {
+  const settled = deferred.after.every((id) => earlier.some((r) => r.id === id && r.steps.length === 0 && !Plan.isDeferred(r)))
+  const bytes = new Map<string, Uint8Array>()
+  for (const [rel, path] of Object.entries(deferred.managed)) {
+    const b = obs.managed.get(path)
+    if (b !== undefined) bytes.set(rel, b)
+  }
+  if (!settled || bytes.size !== Object.keys(deferred.managed).length) return planDeferred(spec, deferred, status, obs.accounts)
+  const worked = DeferredContent.contentOf(deferred, bytes)
+  if (E.isLeft(worked)) return E.left(Diagnostic.make('Expression', worked.left, { at: spec.at, resource: spec.id }))
+  return planResource({ ...spec, content: worked.right.content }, worked.right.bytes, status, obs.accounts)
+}
+
 /** Builds the plan body of a whole catalog; every failing resource is reported. */
 export const plan = (
   catalog: Catalog,
@@ -116,14 +153,15 @@ export const plan = (
       for (let a = PosixPath.dirname(spec.path); a !== '/' && !planned.has(a); a = PosixPath.dirname(a)) planned.set(a, { kind: 'directory', id: spec.id })
     }
     if (E.isLeft(parent)) continue
-    const r = planResource(spec, bytesOf(spec, inline, obs.sources), status, obs.accounts)
+    const r = spec.content._tag === 'Deferred' ? planDeferredOrNow(spec, spec.content.deferred, status, obs, resources) : planResource(spec, bytesOf(spec, inline, obs.sources), status, obs.accounts)
     if (E.isLeft(r)) problems.push(r.left)
     else resources.push(r.right)
   }
   if (problems.length > 0) return E.left(problems)
   // Sources are recorded as the manifest spells them, so plans do not depend on where a checkout lives.
   const providers = CatalogM.providers(catalog).map((p) => ({ name: p.meta.qname, path: p.path, sha256: p.digest }))
-  const sourceInputs = CatalogM.sources(catalog).map((s) => ({ path: s.written, sha256: obs.sources.get(s.path)?.sha256 ?? '' }))
+  const sourceInputs = [...CatalogM.sources(catalog).map((s) => ({ path: s.written, sha256: obs.sources.get(s.path)?.sha256 ?? '' }))]
+  for (const f of catalog.files) if (!sourceInputs.some((s) => s.path === f.path)) sourceInputs.push(f)
   const body: Plan.Body = {
     format: Plan.formatVersion,
     plait: settings.version,
@@ -134,6 +172,7 @@ export const plan = (
       reads: [...catalog.reads],
       ...(catalog.hiera !== undefined ? { hiera: { path: catalog.hiera.file, sha256: catalog.hiera.sha256 } } : {}),
       ...(providers.length > 0 ? { providers } : {}),
+      ...(catalog.clock !== undefined ? { clock: catalog.clock } : {}),
     },
     failOnError: catalog.failOnError,
     resources,

@@ -4,6 +4,7 @@
 // `resources` keep manifest order; a resource's `action` is derived from its steps; `hash` is the
 // sha256 of the canonical JSON of the plan without `hash` (owned by src/planfile).
 import * as t from 'io-ts'
+import { Deferred } from './Deferred.js'
 import { Content, FileStep, LibralUpdate, LibralValue, Principal, type Step } from './Step.js'
 
 // model
@@ -31,18 +32,25 @@ export type FileDesired = t.TypeOf<typeof FileDesired>
 export const Observed = t.type({ summary: t.string, digest: t.string })
 export type Observed = t.TypeOf<typeof Observed>
 
-/** A file resource's plan. */
-export const FileResourcePlan = t.type({
-  id: t.string,
-  type: t.literal('file'),
-  name: t.string,
-  /** Where the resource is declared: `file:line:col`. */
-  at: t.string,
-  action: Action,
-  desired: FileDesired,
-  observed: Observed,
-  steps: t.array(FileStep),
-})
+/**
+ * A file resource's plan. With `deferred`, its content is known only at apply: `steps` is empty,
+ * `action` is `create` or `update` by whether the path exists, and the executor plans the resource
+ * at its turn.
+ */
+export const FileResourcePlan = t.intersection([
+  t.type({
+    id: t.string,
+    type: t.literal('file'),
+    name: t.string,
+    /** Where the resource is declared: `file:line:col`. */
+    at: t.string,
+    action: Action,
+    desired: FileDesired,
+    observed: Observed,
+    steps: t.array(FileStep),
+  }),
+  t.partial({ deferred: Deferred }),
+])
 export type FileResourcePlan = t.TypeOf<typeof FileResourcePlan>
 
 /**
@@ -68,7 +76,10 @@ export type ResourcePlan = FileResourcePlan | LibralResourcePlan
 export const ResourcePlan = new t.Type<ResourcePlan, ResourcePlan, unknown>(
   'ResourcePlan',
   (u): u is ResourcePlan => FileResourcePlan.is(u) || LibralResourcePlan.is(u),
-  (u, c) => (typeof u === 'object' && u !== null && 'provider' in u ? LibralResourcePlan.validate(u, c) : FileResourcePlan.validate(u, c)),
+  (u, c) => {
+    const codec = typeof u === 'object' && u !== null && 'provider' in u ? LibralResourcePlan : FileResourcePlan
+    return codec.validate(u, t.appendContext(c, '', codec, u))
+  },
   t.identity,
 )
 
@@ -93,7 +104,7 @@ export const Body = t.intersection([
     /** The host directory the plan was made for ("/" for the real machine). */
     root: t.string,
     /** `hiera` only when a `--hiera FILE` was given; `providers` only when a libral resource is managed. */
-    inputs: t.intersection([t.type({ manifest: Input, sources: t.array(Input), reads: t.array(Read) }), t.partial({ hiera: Input, providers: t.array(Provider) })]),
+    inputs: t.intersection([t.type({ manifest: Input, sources: t.array(Input), reads: t.array(Read) }), t.partial({ hiera: Input, providers: t.array(Provider), clock: t.string })]),
     failOnError: t.boolean,
     resources: t.array(ResourcePlan),
     summary: Summary,
@@ -129,7 +140,10 @@ export const summarize = (resources: ReadonlyArray<Pick<ResourcePlan, 'action'>>
 export const isLibral = (r: ResourcePlan): r is LibralResourcePlan => 'provider' in r
 
 /** True when a plan would change nothing. */
-export const isEmpty = (p: Body): boolean => p.resources.every((r) => r.steps.length === 0)
+export const isEmpty = (p: Body): boolean => p.resources.every((r) => r.steps.length === 0 && !isDeferred(r))
+
+/** True for a resource whose changes are known only at apply. */
+export const isDeferred = (r: ResourcePlan): r is FileResourcePlan & { deferred: Deferred } => !isLibral(r) && r.deferred !== undefined
 
 // interop
 

@@ -1,5 +1,6 @@
 // apply: runs a saved plan: integrity and root checks, lock, recovery, staleness, steps, verify, rollback.
 import * as E from 'fp-ts/lib/Either.js'
+import * as DeferredM from '../core/Deferred.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Fault from '../core/Fault.js'
 import * as Mode from '../core/Mode.js'
@@ -15,10 +16,12 @@ import * as UpdateStep from '../libral/UpdateStep.js'
 import * as Status from '../types/file/Status.js'
 import { verify } from '../types/file/verify.js'
 import * as LibralPlan from '../types/libral/plan.js'
+import * as Deferred from './deferred.js'
 import * as Journal from './Journal.js'
 import * as Lock from './lock.js'
 import * as Recover from './recover.js'
 import type { Outcome, Report, ResourceReport } from './Report.js'
+import type { Accounts } from '../core/Probe.js'
 import * as Stale from './stale.js'
 import * as Undo from './undo.js'
 
@@ -126,7 +129,7 @@ export const apply = async (machine: Machine, source: Source, options: Options):
     const bk = await machine.mkdirp(state.backups, { ...made.right, mode: 0o700 })()
     if (E.isLeft(bk)) return E.left([Diagnostic.make('Apply', `cannot create ${state.backups}: ${Fault.render(bk.left)}`)])
     try {
-      const report = await run(machine, plan.right, options, state, { runtime: libral.right, found: checked.found })
+      const report = await run(machine, plan.right, options, state, { runtime: libral.right, found: checked.found }, accounts.right)
       return E.right({ ...report, recovered: recovered.right })
     } catch (e) {
       if (e instanceof JournalError) {
@@ -171,7 +174,11 @@ const noopRun = async (machine: Machine, plan: Plan.Plan, options: Options, acco
     return E.left([...drift, Diagnostic.make('Stale', 'the plan is stale', { hint })])
   }
   const resources: ResourceReport[] = plan.resources.map((r) =>
-    r.steps.length === 0 ? { id: r.id, outcome: 'stable', messages: [] } : { id: r.id, outcome: 'changed', messages: r.steps.map((s) => s.noop) },
+    Plan.isDeferred(r)
+      ? { id: r.id, outcome: 'changed', messages: [`${DeferredM.describe(r.deferred)}; would be worked out and planned at its turn`] }
+      : r.steps.length === 0
+        ? { id: r.id, outcome: 'stable', messages: [] }
+        : { id: r.id, outcome: 'changed', messages: r.steps.map((s) => s.noop) },
   )
   const recovered = unfinished === undefined ? [] : [`an unfinished run of pid ${unfinished.pid} would be rolled back first (${unfinished.steps.length} steps)`]
   return E.right({ noop: true, recovered, resources, rolledBack: [], irreversible: [] })
@@ -183,7 +190,7 @@ interface Libral {
   readonly found: ReadonlyMap<string, Resource.Found>
 }
 
-const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: ReturnType<typeof Recover.paths>, libral: Libral): Promise<Report> => {
+const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: ReturnType<typeof Recover.paths>, libral: Libral, accounts: Accounts): Promise<Report> => {
   const write = async (r: Journal.Record): Promise<void> => {
     const w = await machine.append(state.journal, new TextEncoder().encode(Journal.encode(r)))()
     if (E.isLeft(w)) throw new JournalError(w.left)
@@ -200,14 +207,27 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       outcomes.push({ id: r.id, outcome: 'skipped', messages: [abort] })
       continue
     }
-    if (r.steps.length === 0) {
-      outcomes.push({ id: r.id, outcome: 'stable', messages: [] })
+    // A deferred resource is planned now, at its turn, from the plan's snapshot and the machine.
+    let steps: ReadonlyArray<Step.Step> = r.steps
+    let expected: Plan.ResourcePlan = r
+    let error: string | undefined
+    const notes: string[] = []
+    if (Plan.isDeferred(r)) {
+      const resolved = await Deferred.resolve(machine, r, accounts)
+      if (E.isLeft(resolved)) error = `cannot work out the deferred content: ${resolved.left}`
+      else {
+        steps = resolved.right.steps
+        expected = { ...r, desired: resolved.right.desired }
+        notes.push(resolved.right.note)
+      }
+    }
+    if (steps.length === 0 && error === undefined) {
+      outcomes.push({ id: r.id, outcome: 'stable', messages: notes })
       continue
     }
     await write({ t: 'resource', id: r.id })
     const done: Done[] = []
-    let error: string | undefined
-    for (const step of r.steps as ReadonlyArray<Step.Step>) {
+    for (const step of error === undefined ? steps : []) {
       seq += 1
       const what = describe(step)
       const undo = Step.isFileStep(step) ? await Undo.prepare(machine, step, `${state.backups}/${seq}`) : E.right<Fault.Fault, Journal.Undo>({ _tag: 'Irreversible', reason: `${step.provider} updates cannot be undone` })
@@ -228,13 +248,13 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       if (Undo.irreversible(undo.right)) irreversible.push(`${r.id}: ${what}`)
     }
     if (error === undefined) {
-      const misses = await verifyResource(machine, r, libral.runtime)
+      const misses = await verifyResource(machine, expected, libral.runtime)
       if (misses.length > 0) error = `did not reach the desired state: ${misses.join('; ')}`
     }
     if (error === undefined) {
       await write({ t: 'end', id: r.id, ok: true })
       applied.push(...done)
-      outcomes.push({ id: r.id, outcome: 'changed', messages: r.steps.map((s) => s.reason) })
+      outcomes.push({ id: r.id, outcome: 'changed', messages: [...notes, ...steps.map((s) => s.reason)] })
       continue
     }
     const messages = [error]

@@ -134,8 +134,28 @@ export const observe = async (
   if (E.isLeft(found)) problems.push(...found.left)
   if (problems.length > 0 || E.isLeft(found)) return E.left(problems)
   const parents = await observeParents(machine, files, statuses)
-  return E.right({ statuses, sources: sources.right, accounts: accounts.right, parents, found: found.right })
+  const managed = await observeManaged(machine, files)
+  return E.right({ statuses, sources: sources.right, accounts: accounts.right, parents, found: found.right, managed })
 }
+
+/**
+ * Reads the managed files that deferred values read (the planner works such a value out at plan
+ * time when the resources managing them change nothing). A file that is missing, not a regular
+ * file or too large is left out: the value stays deferred.
+ */
+const observeManaged = async (machine: Machine, files: ReadonlyArray<FileSpec>): Promise<Map<string, Uint8Array>> => {
+  const paths = new Set<string>()
+  for (const f of files) if (f.content._tag === 'Deferred') for (const p of Object.values(f.content.deferred.managed)) paths.add(p)
+  const out = new Map<string, Uint8Array>()
+  for (const path of paths) {
+    const p = await machine.probe(path, { contentUnless: '', contentLimit: managedReadLimit })()
+    if (E.isRight(p) && p.right._tag === 'File' && p.right.probe.content !== undefined) out.set(path, p.right.probe.content)
+  }
+  return out
+}
+
+/** The largest managed file a deferred value may read. */
+export const managedReadLimit = 64 * 1024 * 1024
 
 /**
  * Observes the parent directory of every resource that would be created, so the plan can refuse a

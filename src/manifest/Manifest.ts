@@ -15,7 +15,21 @@ import * as Value from './expr/Value.js'
 export interface Scope {
   readonly env: Evaluate.Env
   readonly reads: Evaluate.Read[]
+  /** The relative paths `readFile`, `file` and `template` read, in the order read. */
+  readonly files: string[]
+  /** Whether `now()` was called. */
+  readonly clock: { read: boolean }
 }
+
+/** Adds what one evaluation read to a scope's log. */
+export const record = (scope: Scope, reads: Evaluate.Reads): void => {
+  scope.reads.push(...reads.values)
+  scope.files.push(...reads.files)
+  if (reads.clock) scope.clock.read = true
+}
+
+/** A scope over an environment, with an empty log. */
+export const scopeOf = (env: Evaluate.Env, reads: Evaluate.Read[] = []): Scope => ({ env, reads, files: [], clock: { read: false } })
 
 // model
 
@@ -62,6 +76,10 @@ export interface Inputs {
   readonly environ?: Readonly<Record<string, string>>
   /** A `--hiera FILE` document (data, hierarchy, overrides), resolved alike and deep-merged on top of the manifest's data. */
   readonly hiera?: Node.Node
+  /** The time `now()` gives (the clock is an input: without one, `now()` is an error). */
+  readonly now?: Value.Time
+  /** Reads a file relative to the manifest's directory, for `readFile`, `file` and `template`. */
+  readonly readFile?: (path: string) => E.Either<string, string>
 }
 
 /** The evaluators of the hierarchy: templates rendered with only `lookup` and the facts. */
@@ -85,7 +103,7 @@ export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { re
   }
   if (root._tag !== 'Map') {
     fail('Decode', `a manifest must be a map with a "ccm" key, found ${Node.describe(root)}`, root.at)
-    return { manifest: { file, data: {}, defaults: [], types: [], scope: { env: Evaluate.env({ mode: 'manifest' }), reads: [] }, failOnError: false, resources: [] }, problems }
+    return { manifest: { file, data: {}, defaults: [], types: [], scope: scopeOf(Evaluate.env({ mode: 'manifest' })), failOnError: false, resources: [] }, problems }
   }
   for (const e of root.entries) {
     if (!(topKeys as ReadonlyArray<string>).includes(e.key)) {
@@ -106,7 +124,17 @@ export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { re
     dataNode = overlay.right === undefined ? resolved.right.data : Hierarchy.overlay(resolved.right.data, overlay.right.data)
     data = Hierarchy.toJS(dataNode)
   }
-  const scope: Scope = { env: Evaluate.env({ mode: 'manifest', data, facts: inputs.facts, ...(inputs.environ !== undefined ? { environ: inputs.environ } : {}) }), reads }
+  const scope = scopeOf(
+    Evaluate.env({
+      mode: 'manifest',
+      data,
+      facts: inputs.facts,
+      ...(inputs.environ !== undefined ? { environ: inputs.environ } : {}),
+      ...(inputs.now !== undefined ? { now: inputs.now } : {}),
+      ...(inputs.readFile !== undefined ? { readFile: inputs.readFile } : {}),
+    }),
+    reads,
+  )
   const ccm = Node.get(root, 'ccm')
   const resources: RawResource[] = []
   const defaults: Array<{ type: string; props: ReadonlyArray<Node.Entry> }> = []
@@ -235,7 +263,7 @@ export const renderString = (n: Node.Node, scope: Scope, problems: Diagnostic.Di
     problems.push(Diagnostic.make('Expression', r.left.message, { at: r.left.at ?? n.at }))
     return undefined
   }
-  scope.reads.push(...r.right.reads.values)
+  record(scope, r.right.reads)
   const v = r.right.value
   if (v === null) return ''
   if (Value.isArray(v) || Value.isMap(v)) {
@@ -259,7 +287,7 @@ export const renderValue = (n: Node.Node, scope: Scope, problems: Diagnostic.Dia
         problems.push(Diagnostic.make('Expression', r.left.message, { at: r.left.at ?? n.at }))
         return undefined
       }
-      scope.reads.push(...r.right.reads.values)
+      record(scope, r.right.reads)
       return Value.toJS(r.right.value)
     }
     case 'Seq': {

@@ -183,7 +183,8 @@ const problemOf = (e: t.ValidationError): Problem => {
   for (let i = 1; i < e.context.length; i++) {
     const parent = tagOf(e.context[i - 1]!.type)
     const key = e.context[i]!.key
-    if (parent === 'IntersectionType') continue
+    // An intersection's members, and a codec that picks one (key ""), add no step to the path.
+    if (parent === 'IntersectionType' || key === '') continue
     if (parent === 'UnionType') branches.push({ at: path, member: key })
     else if (parent === 'ArrayType') path = `${path}[${key}]`
     else path = join(path, key)

@@ -90,7 +90,7 @@ describe.concurrent('validate and compile', () => {
     // a saved plan is applied as reviewed: facts options are refused for it
     const a = await plait(['apply', out, '--root', s.root, '--fact', 'env=dev'])
     expect(a.code, show(a)).toBe(1)
-    expect(a.stderr).toContain('--facts, --fact, --hiera and --provider-path apply to a manifest')
+    expect(a.stderr).toContain('--facts, --fact, --hiera, --now and --provider-path apply to a manifest')
     expect(fs.existsSync(s.at('/etc/motd'))).toBe(false)
   })
 

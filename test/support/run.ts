@@ -21,6 +21,7 @@ export const hostFiles = (files: Readonly<Record<string, string>>): ReadHost => 
 export const catalogOf = (resources: ReadonlyArray<FileSpec>): Catalog => ({
   manifest: { file: 'm.yaml', sha256: '0'.repeat(64) },
   reads: [],
+  files: [],
   warnings: [],
   failOnError: false,
   resources,

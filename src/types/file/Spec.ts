@@ -5,7 +5,10 @@ import * as Mode from '../../core/Mode.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import type { Position } from '../../core/Position.js'
 import * as ResourceId from '../../core/ResourceId.js'
-import { renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
+import type * as Deferred from '../../core/Deferred.js'
+import type * as Evaluate from '../../manifest/expr/Evaluate.js'
+import * as Template from '../../manifest/expr/Template.js'
+import { record, renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
 import * as Node from '../../manifest/Node.js'
 
 // model
@@ -17,6 +20,19 @@ export type ContentSpec =
   | { readonly _tag: 'Inline'; readonly text: string }
   | { readonly _tag: 'Source'; readonly written: string; readonly path: string }
   | { readonly _tag: 'Unmanaged' }
+  /** Not knowable at plan time: it reads a file an earlier resource manages (see core/Deferred). */
+  | { readonly _tag: 'Deferred'; readonly deferred: Deferred.Deferred }
+
+/** What decode needs to defer a value: which files earlier resources manage, and a snapshot of the rest. */
+export interface Deferral {
+  /** The earlier resource that manages the file at a host path, if one does: its id and machine path. */
+  readonly managedAt: (hostPath: string) => { readonly id: string; readonly path: string } | undefined
+  /** What a template read at plan time, as the executor will need it. */
+  readonly snapshot: (reads: Evaluate.Reads) => Deferred.Snapshot
+}
+
+/** The error a read of a managed file gives while deciding whether a value is deferred. */
+const deferredRead = 'plait: deferred read'
 
 export interface FileSpec {
   readonly _tag: 'file'
@@ -41,8 +57,42 @@ const principalPattern = /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,31}\$?$/
 
 // decoding
 
+const atText = (at: Position): string => `${at.file}:${at.line}:${at.col}`
+
+/**
+ * The deferred form of a `content` value, when its template reads (readFile, file, template) a file
+ * an earlier resource manages; else undefined, and the value is rendered as usual. The template is
+ * rendered once more with those files empty, to learn (and snapshot) what else it reads.
+ */
+const deferContent = (e: Node.Entry, scope: Scope, baseDir: string, deferral: Deferral | undefined): Deferred.Deferred | undefined => {
+  const read = scope.env.readFile
+  if (deferral === undefined || read === undefined || e.value._tag !== 'Scalar' || typeof e.value.value !== 'string') return undefined
+  const managed = new Map<string, { readonly id: string; readonly path: string }>()
+  const probe = (blank: boolean) => (p: string): E.Either<string, string> => {
+    const m = deferral.managedAt(PosixPath.resolve(baseDir, p))
+    if (m === undefined) return read(p)
+    managed.set(p, m)
+    return blank ? E.right('') : E.left(deferredRead)
+  }
+  const where = { base: e.value.at, shift: e.value.quoted ? 1 : 0 }
+  const first = Template.render(e.value.text, { ...scope.env, readFile: probe(false) }, where)
+  if (E.isRight(first) || managed.size === 0) return undefined
+  const dry = Template.render(e.value.text, { ...scope.env, readFile: probe(true) }, where)
+  const reads: Evaluate.Reads = E.isRight(dry) ? dry.right.reads : { values: [], files: [], clock: false }
+  record(scope, reads)
+  const after = [...new Set([...managed.values()].map((m) => m.id))]
+  return {
+    property: 'content',
+    at: atText(e.value.at),
+    after,
+    managed: Object.fromEntries([...managed].map(([p, m]) => [p, m.path])),
+    template: e.value.text,
+    snapshot: deferral.snapshot({ ...reads, files: reads.files.filter((f) => !managed.has(f)) }),
+  }
+}
+
 /** Decodes and validates a file resource; `baseDir` resolves a relative `source` (the manifest's directory). */
-export const decode = (raw: RawResource, scope: Scope, baseDir: string): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, FileSpec> => {
+export const decode = (raw: RawResource, scope: Scope, baseDir: string, deferral?: Deferral): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, FileSpec> => {
   const id = ResourceId.make('file', raw.name)
   const problems: Diagnostic.Diagnostic[] = []
   const fail = (code: Diagnostic.Code, message: string, at: Position, hint?: string): void => {
@@ -88,10 +138,11 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string): E.Eithe
       }
       case 'content': {
         if (e.value._tag === 'Scalar' && e.value.value === null) break
-        const v = str(e)
-        if (v === undefined) break
+        const deferred = deferContent(e, scope, baseDir, deferral)
+        const v = deferred === undefined ? str(e) : undefined
+        if (v === undefined && deferred === undefined) break
         if (content._tag === 'Source') fail('Validation', 'content and source are mutually exclusive', e.keyAt)
-        content = { _tag: 'Inline', text: v }
+        content = deferred !== undefined ? { _tag: 'Deferred', deferred } : { _tag: 'Inline', text: v! }
         contentAt = e.keyAt
         break
       }
@@ -102,8 +153,13 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string): E.Eithe
           fail('Validation', 'source cannot be empty', e.value.at)
           break
         }
-        if (content._tag === 'Inline') fail('Validation', 'content and source are mutually exclusive', e.keyAt)
-        content = { _tag: 'Source', written: v, path: PosixPath.resolve(baseDir, v) }
+        if (content._tag === 'Inline' || content._tag === 'Deferred') fail('Validation', 'content and source are mutually exclusive', e.keyAt)
+        const path = PosixPath.resolve(baseDir, v)
+        const managed = deferral?.managedAt(path)
+        content =
+          managed === undefined
+            ? { _tag: 'Source', written: v, path }
+            : { _tag: 'Deferred', deferred: { property: 'source', at: atText(e.value.at), after: [managed.id], managed: { [v]: managed.path }, path: managed.path } }
         contentAt = e.keyAt
         break
       }

@@ -1,0 +1,51 @@
+// Deferred: a value the plan cannot know, because it reads a file that an earlier resource of the
+// same manifest manages. The plan carries what the executor needs to work it out at that
+// resource's turn ("known after apply"): the template and a snapshot of everything else it read.
+//
+// Invariants: `managed` maps each relative path the template reads through an earlier resource to
+// that resource's machine path, and `after` names those resources; `snapshot` holds only what
+// the template read at plan time (facts, data and environ paths, other files' text, the clock).
+import * as t from 'io-ts'
+
+// model
+
+/** What a deferred template saw at plan time, apart from the managed files. */
+export const Snapshot = t.intersection([
+  t.type({
+    /** The subsets of the expression roots the template read: `{ facts, data, environ }`, each a JSON tree. */
+    roots: t.type({ facts: t.unknown, data: t.unknown, environ: t.record(t.string, t.string) }),
+    /** The text of other files it read, by relative path. */
+    files: t.record(t.string, t.string),
+  }),
+  t.partial({ now: t.string }),
+])
+export type Snapshot = t.TypeOf<typeof Snapshot>
+
+export const Deferred = t.intersection([
+  t.type({
+    /** The property the value is for. */
+    property: t.keyof({ content: null, source: null }),
+    /** Where the property's value is written: `file:line:col`. */
+    at: t.string,
+    /** The resources whose files it reads, in manifest order. */
+    after: t.array(t.string),
+    /** Relative path read → the machine path an earlier resource manages there. */
+    managed: t.record(t.string, t.string),
+  }),
+  t.partial({
+    /** `content`: the template text, rendered at apply. */
+    template: t.string,
+    snapshot: Snapshot,
+    /** `source`: the machine path whose bytes become the content. */
+    path: t.string,
+  }),
+])
+export type Deferred = t.TypeOf<typeof Deferred>
+
+// guards
+
+/** A one-line description for plans and reports. */
+export const describe = (d: Deferred): string =>
+  d.property === 'source'
+    ? `content known after apply: its source ${d.path} is managed by ${d.after.join(', ')}`
+    : `content known after apply: it reads ${Object.keys(d.managed).sort().join(', ')}, managed by ${d.after.join(', ')}`

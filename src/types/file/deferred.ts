@@ -1,0 +1,57 @@
+// deferred: a deferred file content worked out from the plan's snapshot and the bytes of the
+// managed files it reads (pure). The planner uses it when the resources that manage those files
+// change nothing (the machine already holds what they would leave); the executor at the
+// resource's turn otherwise.
+import * as E from 'fp-ts/lib/Either.js'
+import type * as Deferred from '../../core/Deferred.js'
+import * as Digest from '../../core/Digest.js'
+import * as Evaluate from '../../manifest/expr/Evaluate.js'
+import * as Template from '../../manifest/expr/Template.js'
+import * as Value from '../../manifest/expr/Value.js'
+import type { Bytes } from './plan.js'
+import type { ContentSpec } from './Spec.js'
+
+/** The content spec and bytes a deferred value comes to, given each managed file's bytes (by the relative path read). */
+export const contentOf = (d: Deferred.Deferred, managed: ReadonlyMap<string, Uint8Array>): E.Either<string, { readonly content: ContentSpec; readonly bytes: Bytes }> => {
+  if (d.property === 'source') {
+    const [rel, path] = Object.entries(d.managed)[0] ?? ['', '']
+    const data = managed.get(rel)
+    if (data === undefined) return E.left(`${path} was not read`)
+    return E.right({ content: { _tag: 'Source', written: rel, path }, bytes: { data, sha256: Digest.sha256(data) } })
+  }
+  const texts = new Map<string, string>()
+  for (const [rel, data] of managed) {
+    try {
+      texts.set(rel, new TextDecoder('utf-8', { fatal: true }).decode(data))
+    } catch {
+      return E.left(`${d.managed[rel] ?? rel} is not UTF-8 text`)
+    }
+  }
+  const text = render(d, texts)
+  if (E.isLeft(text)) return E.left(`content (${d.at}): ${text.left}`)
+  const data = new TextEncoder().encode(text.right)
+  return E.right({ content: { _tag: 'Inline', text: text.right }, bytes: { data, sha256: Digest.sha256(data) } })
+}
+
+/** Renders the deferred template with the snapshot and the managed files' text. */
+const render = (d: Deferred.Deferred, managed: ReadonlyMap<string, string>): E.Either<string, string> => {
+  const snap = d.snapshot ?? { roots: { facts: {}, data: {}, environ: {} }, files: {} }
+  const now = snap.now === undefined ? undefined : Value.time(snap.now)
+  const env = Evaluate.env({
+    mode: 'manifest',
+    facts: snap.roots.facts,
+    data: snap.roots.data,
+    environ: snap.roots.environ,
+    ...(now !== undefined ? { now } : {}),
+    readFile: (p) => {
+      const text = managed.get(p) ?? snap.files[p]
+      return text === undefined ? E.left(`${p} was not read when the plan was made; make a new plan`) : E.right(text)
+    },
+  })
+  const r = Template.render(d.template ?? '', env)
+  if (E.isLeft(r)) return E.left(r.left.message)
+  const v = r.right.value
+  if (v === null) return E.right('')
+  if (Value.isArray(v) || Value.isMap(v)) return E.left(`the template gives ${Value.isArray(v) ? 'a list' : 'a map'} where a string is expected`)
+  return E.right(typeof v === 'string' ? v : Value.format(v))
+}
