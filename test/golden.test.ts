@@ -12,6 +12,7 @@ import * as Compile from '../src/compiler/compile.js'
 import * as Planner from '../src/compiler/plan.js'
 import * as Diagnostic from '../src/core/Diagnostic.js'
 import { inlineBytes, observe } from '../src/executor/observe.js'
+import * as MemoryRunner from '../src/interpreters/commands/memory.js'
 import * as Discover from '../src/interpreters/libral/discover.js'
 import * as Session from '../src/interpreters/libral/Session.js'
 import type * as Registry from '../src/libral/Registry.js'
@@ -56,7 +57,8 @@ const planCase = async (dir: string): Promise<{ text: string; json?: string }> =
     ...(libral !== undefined ? { libral } : {}),
   })
   if (E.isLeft(catalog)) return { text: Render.diagnostics(catalog.left) }
-  const observed = await observe(catalog.right, machine, readHost, inlineBytes, session)
+  const runner = MemoryRunner.make((line) => (line === '/bin/true' ? { exit: 0 } : line === '/bin/false' ? { exit: 1 } : undefined))
+  const observed = await observe(catalog.right, machine, readHost, inlineBytes, session, runner)
   if (E.isLeft(observed)) return { text: Render.diagnostics(observed.left) }
   const body = Planner.plan(catalog.right, observed.right, { version: 'golden', root: machine.root }, inlineBytes)
   if (E.isLeft(body)) return { text: Render.diagnostics(body.left) }

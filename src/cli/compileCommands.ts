@@ -50,6 +50,17 @@ export const renderCatalog = (c: Catalog): string => {
       lines.push(`  ${r.id}  (${r.at.file}:${r.at.line}:${r.at.col})  provider=${r.provider.meta.qname}${attrs.length > 0 ? ' ' + attrs.join(' ') : ''}`)
       continue
     }
+    if (r._tag === 'exec') {
+      const props = [`provider=${r.provider}`, `command=${JSON.stringify(r.command)}`]
+      if (r.cwd !== undefined) props.push(`cwd=${r.cwd}`)
+      if (r.creates !== undefined) props.push(`creates=${r.creates}`)
+      if (r.onlyif !== undefined) props.push(`onlyif=${JSON.stringify(r.onlyif)}`)
+      if (r.unless !== undefined) props.push(`unless=${JSON.stringify(r.unless)}`)
+      if (r.refreshOnly) props.push('refresh_only=true')
+      if (r.returns.length !== 1 || r.returns[0] !== 0) props.push(`returns=[${r.returns.join(',')}]`)
+      lines.push(`  ${r.id}  (${r.at.file}:${r.at.line}:${r.at.col})  ${props.join(' ')}`)
+      continue
+    }
     const props = [`ensure=${r.ensure}`]
     if (r.owner !== undefined) props.push(`owner=${r.owner}`)
     if (r.group !== undefined) props.push(`group=${r.group}`)

@@ -8,7 +8,7 @@ import * as LibralValue from '../libral/Value.js'
 
 /** The summary line of a plan. */
 export const summaryLine = (s: Plan.Summary): string =>
-  `Plan: ${s.create} to create, ${s.update} to change, ${s.delete} to delete, ${s.unchanged} unchanged.`
+  `Plan: ${s.create} to create, ${s.update} to change, ${s.delete} to delete, ${s.run !== undefined ? `${s.run} to run, ` : ''}${s.unchanged} unchanged.`
 
 const indent = (text: string, pad: string): string =>
   text
@@ -35,6 +35,12 @@ export const plan = (p: Plan.Plan, options: { readonly verbose?: boolean } = {})
   for (const r of p.resources) {
     if (Plan.isDeferred(r)) {
       lines.push(`${Plan.symbol(r.action)} ${r.id}`, `    was: ${r.observed.summary}`, `    (${Deferred.describe(r.deferred)})`, '')
+      continue
+    }
+    if (Plan.isExec(r)) {
+      // Commands are always listed: whether one runs is what a reviewer wants to see.
+      const s = r.steps[0]
+      lines.push(s === undefined ? `  ${r.id}: ${r.observed.summary}` : `${Plan.symbol(r.action)} ${r.id}\n    exec.run (${s.provider}): ${s.line}\n      ${r.observed.summary}`, '')
       continue
     }
     if (r.steps.length === 0) {

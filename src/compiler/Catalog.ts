@@ -1,5 +1,6 @@
 // Catalog: the compiled manifest, every resource decoded and validated, in manifest order.
 import type { Diagnostic } from '../core/Diagnostic.js'
+import type { ExecSpec } from '../types/exec/Spec.js'
 import type { FileSpec } from '../types/file/Spec.js'
 import type { LibralSpec, Provider } from '../types/libral/Spec.js'
 
@@ -11,8 +12,8 @@ export interface Read {
   readonly sha256: string
 }
 
-/** A compiled resource: the file type's, or a libral provider's. */
-export type Resource = FileSpec | LibralSpec
+/** A compiled resource: the file type's, the exec type's, or a libral provider's. */
+export type Resource = FileSpec | LibralSpec | ExecSpec
 
 export interface Catalog {
   readonly manifest: { readonly file: string; readonly sha256: string }
@@ -41,6 +42,9 @@ export const sources = (c: Catalog): ReadonlyArray<{ readonly path: string; read
 
 /** The catalog's file resources, in manifest order. */
 export const files = (c: Catalog): ReadonlyArray<FileSpec> => c.resources.filter((r): r is FileSpec => r._tag === 'file')
+
+/** The catalog's exec resources, in manifest order. */
+export const execs = (c: Catalog): ReadonlyArray<ExecSpec> => c.resources.filter((r): r is ExecSpec => r._tag === 'exec')
 
 /** The catalog's libral resources, in manifest order. */
 export const libral = (c: Catalog): ReadonlyArray<LibralSpec> => c.resources.filter((r): r is LibralSpec => r._tag === 'libral')

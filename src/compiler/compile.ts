@@ -10,12 +10,13 @@ import * as Node from '../manifest/Node.js'
 import * as Value from '../manifest/expr/Value.js'
 import * as Yaml from '../manifest/Yaml.js'
 import type * as Registry from '../libral/Registry.js'
+import * as ExecSpec from '../types/exec/Spec.js'
 import * as FileSpec from '../types/file/Spec.js'
 import * as LibralSpec from '../types/libral/Spec.js'
 import type { Catalog, Read, Resource } from './Catalog.js'
 
 /** The resource types this version knows. */
-export const types = ['file'] as const
+export const types = ['file', 'exec'] as const
 
 /** How many syntax errors are shown: after the first few, a YAML parser's errors are mostly echoes of them. */
 export const syntaxErrorLimit = 3
@@ -100,6 +101,7 @@ const decodeResource = (
     (!(types as ReadonlyArray<string>).includes(raw.type) ? LibralSpec.isType(registry, raw.type) : provider !== undefined && provider.includes('::') && LibralSpec.named(registry, raw.type, provider) !== undefined)
   if (viaLibral) return LibralSpec.decode(raw, scope, registry)
   if (raw.type === 'file') return FileSpec.decode(raw, scope, baseDir, deferral)
+  if (raw.type === 'exec') return ExecSpec.decode(raw, scope)
   return undefined
 }
 

@@ -6,6 +6,7 @@ import * as Plan from '../core/Plan.js'
 import * as PosixPath from '../core/PosixPath.js'
 import type { Accounts } from '../core/Probe.js'
 import * as DeferredContent from '../types/file/deferred.js'
+import * as ExecPlan from '../types/exec/plan.js'
 import * as FilePlan from '../types/file/plan.js'
 import type { FileSpec } from '../types/file/Spec.js'
 import * as Status from '../types/file/Status.js'
@@ -25,6 +26,8 @@ export interface Observations {
   readonly found: ReadonlyMap<string, Resource.Found>
   /** The bytes of the managed files deferred values read, by machine path (regular files only). */
   readonly managed: ReadonlyMap<string, Uint8Array>
+  /** What each exec resource's creates and guards said, by resource id. */
+  readonly exec: ReadonlyMap<string, ExecPlan.ExecStatus>
 }
 
 /** What stands at a parent path: a directory, nothing, or something else (a file, a symlink). */
@@ -137,6 +140,12 @@ export const plan = (
   const resources: Plan.ResourcePlan[] = []
   const planned = new Map<string, { kind: Planned; id: string }>()
   for (const spec of catalog.resources) {
+    if (spec._tag === 'exec') {
+      const status = obs.exec.get(spec.id)
+      if (status === undefined) throw new Error(`invariant: no observation for ${spec.id}`)
+      resources.push(ExecPlan.plan(spec, status))
+      continue
+    }
     if (spec._tag === 'libral') {
       const found = obs.found.get(spec.id)
       if (found === undefined) throw new Error(`invariant: no observation for ${spec.id}`)

@@ -5,14 +5,14 @@
 // sha256 of the canonical JSON of the plan without `hash` (owned by src/planfile).
 import * as t from 'io-ts'
 import { Deferred } from './Deferred.js'
-import { Content, FileStep, LibralUpdate, LibralValue, Principal, type Step } from './Step.js'
+import { Content, ExecRun, FileStep, LibralUpdate, LibralValue, Principal, type Step } from './Step.js'
 
 // model
 
 export const formatVersion = 'plait.plan/1'
 
 /** What a resource's steps amount to, with the symbol the renderers show. */
-export const Action = t.keyof({ create: null, update: null, delete: null, none: null })
+export const Action = t.keyof({ create: null, update: null, delete: null, run: null, none: null })
 export type Action = t.TypeOf<typeof Action>
 
 /** The desired state of a file resource as the plan records it (content by digest only). */
@@ -70,14 +70,31 @@ export const LibralResourcePlan = t.type({
 })
 export type LibralResourcePlan = t.TypeOf<typeof LibralResourcePlan>
 
-export type ResourcePlan = FileResourcePlan | LibralResourcePlan
+/**
+ * An exec resource's plan: one `exec.run` step when the command would run (action `run`), none
+ * when it is skipped; `observed.summary` says which and why. Guards are evaluated again at apply
+ * and are not part of the staleness check, so `observed.digest` is not compared.
+ */
+export const ExecResourcePlan = t.type({
+  id: t.string,
+  type: t.literal('exec'),
+  name: t.string,
+  at: t.string,
+  action: Action,
+  desired: t.type({ line: t.string, provider: t.keyof({ posix: null, shell: null }), returns: t.array(t.number) }),
+  observed: Observed,
+  steps: t.array(ExecRun),
+})
+export type ExecResourcePlan = t.TypeOf<typeof ExecResourcePlan>
+
+export type ResourcePlan = FileResourcePlan | LibralResourcePlan | ExecResourcePlan
 
 /** A resource's plan: a libral one when it names a `provider`, else a file one (so an error names the fields of the one it is). */
 export const ResourcePlan = new t.Type<ResourcePlan, ResourcePlan, unknown>(
   'ResourcePlan',
-  (u): u is ResourcePlan => FileResourcePlan.is(u) || LibralResourcePlan.is(u),
+  (u): u is ResourcePlan => FileResourcePlan.is(u) || LibralResourcePlan.is(u) || ExecResourcePlan.is(u),
   (u, c) => {
-    const codec = typeof u === 'object' && u !== null && 'provider' in u ? LibralResourcePlan : FileResourcePlan
+    const codec = typeof u !== 'object' || u === null ? FileResourcePlan : 'provider' in u ? LibralResourcePlan : (u as { type?: unknown }).type === 'exec' ? ExecResourcePlan : FileResourcePlan
     return codec.validate(u, t.appendContext(c, '', codec, u))
   },
   t.identity,
@@ -94,7 +111,8 @@ export type Input = t.TypeOf<typeof Input>
 export const Read = t.type({ root: t.keyof({ facts: null, environ: null }), path: t.string, sha256: t.string })
 export type Read = t.TypeOf<typeof Read>
 
-export const Summary = t.type({ create: t.number, update: t.number, delete: t.number, unchanged: t.number })
+/** `run` (commands that would run) only when there are some. */
+export const Summary = t.intersection([t.type({ create: t.number, update: t.number, delete: t.number, unchanged: t.number }), t.partial({ run: t.number })])
 export type Summary = t.TypeOf<typeof Summary>
 
 export const Body = t.intersection([
@@ -127,27 +145,37 @@ export const actionOf = (steps: ReadonlyArray<Step>, existed: boolean): Action =
 }
 
 /** Counts actions into the summary line's numbers. */
-export const summarize = (resources: ReadonlyArray<Pick<ResourcePlan, 'action'>>): Summary => ({
-  create: resources.filter((r) => r.action === 'create').length,
-  update: resources.filter((r) => r.action === 'update').length,
-  delete: resources.filter((r) => r.action === 'delete').length,
-  unchanged: resources.filter((r) => r.action === 'none').length,
-})
+export const summarize = (resources: ReadonlyArray<Pick<ResourcePlan, 'action'>>): Summary => {
+  const run = resources.filter((r) => r.action === 'run').length
+  return {
+    create: resources.filter((r) => r.action === 'create').length,
+    update: resources.filter((r) => r.action === 'update').length,
+    delete: resources.filter((r) => r.action === 'delete').length,
+    ...(run > 0 ? { run } : {}),
+    unchanged: resources.filter((r) => r.action === 'none').length,
+  }
+}
 
 // guards
 
 /** True for a libral resource's plan. */
 export const isLibral = (r: ResourcePlan): r is LibralResourcePlan => 'provider' in r
 
+/** True for an exec resource's plan. */
+export const isExec = (r: ResourcePlan): r is ExecResourcePlan => r.type === 'exec' && !isLibral(r)
+
+/** True for a file resource's plan. */
+export const isFile = (r: ResourcePlan): r is FileResourcePlan => r.type === 'file' && !isLibral(r)
+
 /** True when a plan would change nothing. */
 export const isEmpty = (p: Body): boolean => p.resources.every((r) => r.steps.length === 0 && !isDeferred(r))
 
 /** True for a resource whose changes are known only at apply. */
-export const isDeferred = (r: ResourcePlan): r is FileResourcePlan & { deferred: Deferred } => !isLibral(r) && r.deferred !== undefined
+export const isDeferred = (r: ResourcePlan): r is FileResourcePlan & { deferred: Deferred } => isFile(r) && r.deferred !== undefined
 
 // interop
 
 /** The renderers' symbol of an action. */
-export const symbol = (a: Action): string => (a === 'create' ? '+' : a === 'update' ? '~' : a === 'delete' ? '-' : ' ')
+export const symbol = (a: Action): string => (a === 'create' ? '+' : a === 'update' ? '~' : a === 'delete' ? '-' : a === 'run' ? '!' : ' ')
 
 export { Content, Principal }

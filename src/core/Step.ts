@@ -58,11 +58,37 @@ export const LibralUpdate = t.type({
 })
 export type LibralUpdate = t.TypeOf<typeof LibralUpdate>
 
+/** A command to run (an exec resource, or one of its guards): its words, where, with what environment, for how long. */
+export const CommandC = t.intersection([
+  t.type({ argv: t.array(t.string), environment: t.array(t.string), timeoutMs: t.number }),
+  t.partial({ cwd: t.string, path: t.string }),
+])
+export type CommandC = t.TypeOf<typeof CommandC>
+
+/**
+ * Run an exec resource's command; it cannot be undone. `guards` are checked again at its turn
+ * (unless a subscription triggered it): an earlier step may have changed their answer.
+ */
+export const ExecRun = t.type({
+  _tag: t.literal('exec.run'),
+  /** The command line as the manifest gave it, for people. */
+  line: t.string,
+  provider: t.keyof({ posix: null, shell: null }),
+  command: CommandC,
+  /** Exit codes that mean success. */
+  returns: t.array(t.number),
+  logoutput: t.boolean,
+  guards: t.partial({ creates: t.string, onlyif: CommandC, unless: CommandC }),
+  reason: t.string,
+  noop: t.string,
+})
+export type ExecRun = t.TypeOf<typeof ExecRun>
+
 /** The steps of the file type: they act on a path, and the journal can undo them. */
 export const FileStep = t.union([FileWrite, FileMkdir, FileAttrs, FileRemove])
 export type FileStep = t.TypeOf<typeof FileStep>
 
-export const Step = t.union([FileWrite, FileMkdir, FileAttrs, FileRemove, LibralUpdate])
+export const Step = t.union([FileWrite, FileMkdir, FileAttrs, FileRemove, LibralUpdate, ExecRun])
 export type Step = t.TypeOf<typeof Step>
 export type FileWrite = t.TypeOf<typeof FileWrite>
 export type FileMkdir = t.TypeOf<typeof FileMkdir>
@@ -83,6 +109,7 @@ export const match = <R>(cases: {
   readonly 'file.attrs': (s: FileAttrs) => R
   readonly 'file.remove': (s: FileRemove) => R
   readonly 'libral.update': (s: LibralUpdate) => R
+  readonly 'exec.run': (s: ExecRun) => R
 }) => (s: Step): R => {
   switch (s._tag) {
     case 'file.write':
@@ -95,6 +122,8 @@ export const match = <R>(cases: {
       return cases['file.remove'](s)
     case 'libral.update':
       return cases['libral.update'](s)
+    case 'exec.run':
+      return cases['exec.run'](s)
   }
 }
 

@@ -16,7 +16,10 @@ import * as UpdateStep from '../libral/UpdateStep.js'
 import * as Status from '../types/file/Status.js'
 import { verify } from '../types/file/verify.js'
 import * as LibralPlan from '../types/libral/plan.js'
+import type * as Runner from '../interpreters/Runner.js'
+import * as ExecPlan from '../types/exec/plan.js'
 import * as Deferred from './deferred.js'
+import * as Guards from './guards.js'
 import * as Journal from './Journal.js'
 import * as Lock from './lock.js'
 import * as Recover from './recover.js'
@@ -38,6 +41,8 @@ export interface Options {
   readonly onRecovered?: (undone: ReadonlyArray<string>) => void
   /** Called with the plan once it is made (or given) and made for this root, before the staleness check. */
   readonly onPlan?: (plan: Plan.Plan) => void
+  /** Runs exec commands and guards (default: real processes, with cwd below the machine's root). */
+  readonly runner?: Runner.Runner
   /** Makes the session that runs the plan's libral providers (default: a quiet one with PLAIT_ROOT_DIR set to a non-"/" root). */
   readonly libral?: () => Promise<Session.Session>
 }
@@ -60,6 +65,7 @@ export const describe = (s: Step.Step): string =>
     'file.attrs': (a) => `set ${a.path} to ${a.owner.name}:${a.group.name} ${a.mode}`,
     'file.remove': (r) => `remove ${r.kind === 'other' ? 'special file' : r.kind} ${r.path}${r.recursive ? ' with its contents' : ''}`,
     'libral.update': (u) => `update ${u.provider} '${u.name}': ${UpdateStep.changesOf(u).map(Render.change).join(', ')}`,
+    'exec.run': (x) => `run ${x.line}`,
   })(s)
 
 /** Loads the plan's libral providers (none: no session is started). */
@@ -221,6 +227,19 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         notes.push(resolved.right.note)
       }
     }
+    // An exec's guards are asked again at its turn: an earlier step may have changed the answer.
+    const execStep = Plan.isExec(r) ? r.steps[0] : undefined
+    if (execStep !== undefined && error === undefined) {
+      const now = await Guards.evaluate(execStep.guards, machine, await runnerOf(machine, options))
+      if (E.isLeft(now)) error = now.left
+      else {
+        const why = ExecPlan.skipReason(execStep.guards, now.right)
+        if (why !== undefined) {
+          steps = []
+          notes.push(`not run: ${why} now; when the plan was made it would have run (${execStep.reason})`)
+        }
+      }
+    }
     if (steps.length === 0 && error === undefined) {
       outcomes.push({ id: r.id, outcome: 'stable', messages: notes })
       continue
@@ -230,7 +249,9 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     for (const step of error === undefined ? steps : []) {
       seq += 1
       const what = describe(step)
-      const undo = Step.isFileStep(step) ? await Undo.prepare(machine, step, `${state.backups}/${seq}`) : E.right<Fault.Fault, Journal.Undo>({ _tag: 'Irreversible', reason: `${step.provider} updates cannot be undone` })
+      const undo = Step.isFileStep(step)
+        ? await Undo.prepare(machine, step, `${state.backups}/${seq}`)
+        : E.right<Fault.Fault, Journal.Undo>({ _tag: 'Irreversible', reason: step._tag === 'exec.run' ? 'a command cannot be undone' : `${step.provider} updates cannot be undone` })
       if (E.isLeft(undo)) {
         error = `cannot back up before ${what}: ${Fault.render(undo.left)}`
         break
@@ -239,7 +260,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       await write({ t: 'step', seq, id: r.id, what, undo: undo.right, ...(temp !== undefined ? { temp } : {}) })
       done.push({ id: r.id, what, undo: undo.right, temp })
       if (options.afterStepStart !== undefined) await options.afterStepStart(seq)
-      const result = await execute(machine, step, temp, r.id, libral)
+      const result = step._tag === 'exec.run' ? await runCommand(await runnerOf(machine, options), step, notes) : await execute(machine, step, temp, r.id, libral)
       if (E.isLeft(result)) {
         error = `${what} failed: ${Fault.render(result.left)}`
         break
@@ -254,7 +275,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     if (error === undefined) {
       await write({ t: 'end', id: r.id, ok: true })
       applied.push(...done)
-      outcomes.push({ id: r.id, outcome: 'changed', messages: [...notes, ...steps.map((s) => s.reason)] })
+      outcomes.push({ id: r.id, outcome: 'changed', messages: [...steps.map((s) => s.reason), ...notes] })
       continue
     }
     const messages = [error]
@@ -298,8 +319,24 @@ const rollback = async (machine: Machine, done: ReadonlyArray<Done>): Promise<{ 
   return { ok, failed, failedIds }
 }
 
+/** The runner of exec commands: the given one, or real processes (loaded only when a plan runs a command). */
+const runnerOf = async (machine: Machine, options: Options): Promise<Runner.Runner> =>
+  options.runner ?? (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
+
+/** Runs an exec step's command and checks its exit; with `logoutput`, its stdout lines go to `notes`. */
+const runCommand = async (runner: Runner.Runner, step: Step.ExecRun, notes: string[]): Promise<E.Either<Fault.Fault, unknown>> => {
+  const r = await runner.run(step.command)
+  if (E.isLeft(r)) return r
+  if (step.logoutput) notes.push(...r.right.stdout.split('\n').filter((l) => l !== '').map((l) => `output: ${l}`))
+  const why = ExecPlan.checkExit(step.returns, r.right.exitCode, r.right.signal)
+  if (why === undefined) return E.right(undefined)
+  const tail = r.right.stderr.trim().split('\n').slice(-3).join(' / ')
+  return E.left(Fault.make('Failed', 'exec', 'run', step.line, `${why}${tail !== '' ? `; stderr: ${tail}` : ''}`))
+}
+
 /** Observes a resource after its steps ran and says what is not as desired (nothing: verified). */
 const verifyResource = async (machine: Machine, r: Plan.ResourcePlan, runtime: Runtime.Runtime | undefined): Promise<ReadonlyArray<string>> => {
+  if (Plan.isExec(r)) return [] // its exit code was checked when it ran
   if (!Plan.isLibral(r)) {
     const after = await machine.probe(r.name)()
     return E.isLeft(after) ? [Fault.render(after.left)] : verify(r.desired, Status.fromProbe(after.right))
@@ -320,6 +357,7 @@ const execute = (machine: Machine, step: Step.Step, temp: string | undefined, id
     'file.mkdir': (m) => machine.mkdirp(m.path, attrs(m))(),
     'file.attrs': (a) => machine.setAttrs(a.path, attrs(a))(),
     'file.remove': (r) => machine.remove(r.path, { recursive: r.recursive })(),
+    'exec.run': () => Promise.resolve(E.left(Fault.make('Failed', 'executor', 'run', '', 'invariant: exec steps run through runCommand'))),
     'libral.update': (u) => libral.runtime!.session.update(libral.runtime!.target(u.provider), libral.found.get(id)!, UpdateStep.changesOf(u), { noop: false }),
   })(step)
 }

@@ -13,6 +13,9 @@ import { diffLimit } from '../types/file/plan.js'
 import type { FileSpec } from '../types/file/Spec.js'
 import * as Status from '../types/file/Status.js'
 import type { Session } from '../interpreters/libral/Session.js'
+import type { Runner } from '../interpreters/Runner.js'
+import * as ExecPlan from '../types/exec/plan.js'
+import * as Guards from './guards.js'
 import type * as Resource from '../libral/Resource.js'
 
 /** Reads a file of the host (a manifest's source files live beside the manifest, not on the target). */
@@ -108,6 +111,26 @@ export const observeLibral = async (catalog: Catalog, session: Session | undefin
   return problems.length > 0 ? E.left(problems) : E.right(found)
 }
 
+/**
+ * Evaluates each exec resource's creates and guards, in manifest order, one at a time (guards are
+ * commands: running them in parallel could make them disagree with a sequential apply).
+ */
+export const observeExec = async (catalog: Catalog, machine: Machine, runner: Runner | undefined): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Map<string, ExecPlan.ExecStatus>>> => {
+  const out = new Map<string, ExecPlan.ExecStatus>()
+  const problems: Diagnostic.Diagnostic[] = []
+  for (const spec of CatalogM.execs(catalog)) {
+    if (spec.creates === undefined && spec.onlyif === undefined && spec.unless === undefined) {
+      out.set(spec.id, {})
+      continue
+    }
+    if (runner === undefined) throw new Error('invariant: exec guards are observed without a command runner')
+    const s = await Guards.evaluate(ExecPlan.guardsOf(spec), machine, runner)
+    if (E.isLeft(s)) problems.push(Diagnostic.make('Observe', s.left, { at: spec.at, resource: spec.id }))
+    else out.set(spec.id, s.right)
+  }
+  return problems.length > 0 ? E.left(problems) : E.right(out)
+}
+
 /** Observes the whole catalog: accounts, source files, then every resource's path; `inline` gives inline contents' bytes. */
 export const observe = async (
   catalog: Catalog,
@@ -115,6 +138,7 @@ export const observe = async (
   readHost: ReadHost,
   inline: (text: string) => Bytes = inlineBytes,
   session?: Session,
+  runner?: Runner,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
   const accounts = await machine.accounts()()
   if (E.isLeft(accounts)) return E.left([Diagnostic.make('Observe', `cannot read the user database: ${Fault.render(accounts.left)}`)])
@@ -132,10 +156,12 @@ export const observe = async (
   })
   const found = await observeLibral(catalog, session)
   if (E.isLeft(found)) problems.push(...found.left)
-  if (problems.length > 0 || E.isLeft(found)) return E.left(problems)
+  const exec = await observeExec(catalog, machine, runner)
+  if (E.isLeft(exec)) problems.push(...exec.left)
+  if (problems.length > 0 || E.isLeft(found) || E.isLeft(exec)) return E.left(problems)
   const parents = await observeParents(machine, files, statuses)
   const managed = await observeManaged(machine, files)
-  return E.right({ statuses, sources: sources.right, accounts: accounts.right, parents, found: found.right, managed })
+  return E.right({ statuses, sources: sources.right, accounts: accounts.right, parents, found: found.right, managed, exec: exec.right })
 }
 
 /**

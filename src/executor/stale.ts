@@ -18,7 +18,7 @@ export interface Checked {
 
 /** Checks the plan against the machine (and its libral providers: one list each). */
 export const check = async (machine: Machine, plan: Plan.Plan, accounts: Accounts, libral?: Runtime.Runtime): Promise<Checked> => {
-  const files = plan.resources.filter((r): r is Plan.FileResourcePlan => !Plan.isLibral(r))
+  const files = plan.resources.filter(Plan.isFile)
   const results = await mapLimit(files, concurrency, async (r) => {
     const p = await machine.probe(r.name)()
     if (E.isLeft(p)) return Diagnostic.make('Stale', `cannot observe ${r.name}: ${Fault.render(p.left)}`, { resource: r.id })

@@ -11,7 +11,7 @@ import * as Metadata from '../../libral/Metadata.js'
 import type * as Reply from '../../libral/Reply.js'
 import * as Resource from '../../libral/Resource.js'
 import * as Simple from '../../libral/Simple.js'
-import { spawn } from './spawn.js'
+import { spawn } from '../spawn.js'
 
 // model
 

@@ -1,13 +1,13 @@
-// spawn: the one place that starts provider processes (execa, `reject: false`), and turns what
-// happened into a typed outcome: the exit (status, signal, stdout, stderr, duration) or a Fault for
-// a process that could not start or ran past its timeout.
+// spawn: the one place that starts processes (libral providers, exec commands and guards) with
+// execa (`reject: false`), and turns what happened into a typed outcome: the exit (status, signal,
+// stdout, stderr, duration) or a Fault for a process that could not start or ran past its timeout.
 //
-// Each provider runs detached, as the leader of its own process group, so that a timeout kills the
-// whole group (`kill(-pid)`), including what the provider started and left running.
+// Each process runs detached, as the leader of its own process group, so that a timeout kills the
+// whole group (`kill(-pid)`), including what it started and left running.
 import { execa } from 'execa'
 import * as E from 'fp-ts/lib/Either.js'
-import * as Fault from '../../core/Fault.js'
-import * as Errno from '../Errno.js'
+import * as Fault from '../core/Fault.js'
+import * as Errno from './Errno.js'
 
 // model
 
@@ -31,6 +31,10 @@ export interface Options {
   readonly subject: string
   /** What the fault names as its operation (the action). */
   readonly op: string
+  /** The working directory (a host path; default "/"). */
+  readonly cwd?: string
+  /** The module a fault names (default "libral"). */
+  readonly module?: string
 }
 
 /** The most a provider may print on stdout or stderr (bytes). */
@@ -61,7 +65,7 @@ export const spawn = async (file: string, o: Options): Promise<E.Either<Fault.Fa
     env: { ...o.env },
     extendEnv: false,
     input: o.input,
-    cwd: '/',
+    cwd: o.cwd ?? '/',
     encoding: 'utf8',
     stripFinalNewline: false,
     maxBuffer,
@@ -83,15 +87,15 @@ export const spawn = async (file: string, o: Options): Promise<E.Either<Fault.Fa
   if (child.pid !== undefined) running.delete(child.pid)
   const durationMs = Math.round(performance.now() - started)
   if (timedOut) {
-    return E.left(Fault.make('TimedOut', 'libral', o.op, o.subject, `ran longer than ${formatSeconds(o.timeoutMs)} and was killed with its process group`))
+    return E.left(Fault.make('TimedOut', o.module ?? 'libral', o.op, o.subject, `ran longer than ${formatSeconds(o.timeoutMs)} and was killed with its process group`))
   }
   if (r.failed && r.exitCode === undefined && r.signal === undefined) {
     const code = (r as { code?: string }).code
     const tag = Errno.tag(code)
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not executable (permission denied)' : (r.shortMessage ?? r.message)
-    return E.left(Fault.make(tag, 'libral', o.op, o.subject, `could not start: ${why}`, code))
+    return E.left(Fault.make(tag, o.module ?? 'libral', o.op, o.subject, `could not start: ${why}`, code))
   }
-  if (r.isMaxBuffer === true) return E.left(Fault.make('ProtocolViolation', 'libral', o.op, o.subject, `printed more than ${maxBuffer} bytes`))
+  if (r.isMaxBuffer === true) return E.left(Fault.make('ProtocolViolation', o.module ?? 'libral', o.op, o.subject, `printed more than ${maxBuffer} bytes`))
   return E.right({
     exitCode: r.exitCode,
     signal: r.signal,

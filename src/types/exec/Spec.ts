@@ -1,0 +1,243 @@
+// Spec: the exec resource's properties, decoded and validated from a manifest entry (CCM's exec
+// type with its posix and shell providers, and its validation table).
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../../core/Diagnostic.js'
+import * as PosixPath from '../../core/PosixPath.js'
+import type { Position } from '../../core/Position.js'
+import * as ResourceId from '../../core/ResourceId.js'
+import { renderString, renderValue, type RawResource, type Scope } from '../../manifest/Manifest.js'
+import * as Node from '../../manifest/Node.js'
+import * as Words from './Words.js'
+
+// model
+
+/** posix: the command is split into words and run directly; shell: `/bin/sh -c COMMAND`. */
+export type Provider = 'posix' | 'shell'
+
+export interface ExecSpec {
+  readonly _tag: 'exec'
+  readonly id: string
+  readonly name: string
+  readonly at: Position
+  readonly provider: Provider
+  /** The command (the name when `command` is not given). */
+  readonly command: string
+  /** A machine path; the command runs there. */
+  readonly cwd?: string
+  /** `KEY=value` entries added to the command's environment. */
+  readonly environment: ReadonlyArray<string>
+  /** The PATH the command (and its guards) run with: absolute directories, ':'-separated. */
+  readonly path?: string
+  /** Exit codes that mean success. */
+  readonly returns: ReadonlyArray<number>
+  readonly timeoutMs: number
+  /** A machine path: when it exists, the command does not run. */
+  readonly creates?: string
+  /** A guard: the command runs only when it exits 0. */
+  readonly onlyif?: string
+  /** A guard: the command runs only when it exits non-zero. */
+  readonly unless?: string
+  readonly refreshOnly: boolean
+  /** Report the command's output lines. */
+  readonly logoutput: boolean
+}
+
+/** Properties the exec type accepts (`refresh_only` and `refreshonly` are the same). */
+export const keys = ['command', 'cwd', 'environment', 'path', 'returns', 'timeout', 'creates', 'onlyif', 'unless', 'refreshonly', 'refresh_only', 'logoutput', 'provider'] as const
+
+/** Common properties that later stages add; named so the error can say so. */
+export const laterKeys = ['alias', 'require', 'subscribe', 'control', 'health_checks', 'register_when_stable'] as const
+
+/** The timeout of a command that sets none (Puppet's exec default; CCM sets none). */
+export const defaultTimeoutMs = 300_000
+
+// decoding
+
+const units: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/** A Go duration (`30s`, `5m`, `1h30m`, `1.5s`), in milliseconds; undefined when it is not one or not positive. */
+export const parseDuration = (text: string): number | undefined => {
+  const segment = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y
+  let at = 0
+  let total = 0
+  if (text === '') return undefined
+  while (at < text.length) {
+    segment.lastIndex = at
+    const m = segment.exec(text)
+    if (m === null) return undefined
+    total += Number(m[1]) * units[m[2]!]!
+    at = segment.lastIndex
+  }
+  return total > 0 && Number.isFinite(total) ? total : undefined
+}
+
+/** Why a command line cannot be used by the provider, if it cannot. */
+export const commandProblem = (provider: Provider, line: string): string | undefined => {
+  if (line.trim() === '') return 'no command specified'
+  if (provider === 'shell') return undefined
+  const words = Words.split(line)
+  return E.isLeft(words) ? words.left : words.right.length === 0 ? 'no command specified' : undefined
+}
+
+/** Decodes and validates an exec resource. */
+export const decode = (raw: RawResource, scope: Scope): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ExecSpec> => {
+  const id = ResourceId.make('exec', raw.name)
+  const problems: Diagnostic.Diagnostic[] = []
+  const fail = (code: Diagnostic.Code, message: string, at: Position, hint?: string): void => {
+    problems.push(Diagnostic.make(code, message, { at, resource: id, hint }))
+  }
+  const str = (e: Node.Entry): string | undefined => {
+    const local: Diagnostic.Diagnostic[] = []
+    const v = renderString(e.value, scope, local)
+    for (const d of local) problems.push(Diagnostic.withResource(id)(Diagnostic.make(d.code, `${e.key}: ${d.message}`, { at: d.at, hint: d.hint })))
+    return v
+  }
+  const bool = (e: Node.Entry): boolean | undefined => {
+    if (e.value._tag === 'Scalar' && typeof e.value.value === 'boolean') return e.value.value
+    fail('Decode', `${e.key} must be a boolean, found ${Node.describe(e.value)}`, e.value.at)
+    return undefined
+  }
+  const strings = (e: Node.Entry): ReadonlyArray<{ value: string; at: Position }> | undefined => {
+    if (e.value._tag !== 'Seq') {
+      fail('Decode', `${e.key} must be a list of strings, found ${Node.describe(e.value)}`, e.value.at)
+      return undefined
+    }
+    const out: { value: string; at: Position }[] = []
+    for (const item of e.value.items) {
+      const v = str({ ...e, value: item })
+      if (v !== undefined) out.push({ value: v, at: item.at })
+    }
+    return out
+  }
+  const absolute = (e: Node.Entry, what: string): string | undefined => {
+    const v = str(e)
+    if (v === undefined) return undefined
+    if (!PosixPath.isCleanAbsolute(v)) {
+      fail('Validation', `${what} must be an absolute, clean path: "${v}"`, e.value.at)
+      return undefined
+    }
+    return v
+  }
+  let provider: Provider = 'posix'
+  let providerAt = raw.nameAt
+  let command: { value: string; at: Position } | undefined
+  let cwd: string | undefined
+  let environment: ReadonlyArray<string> = []
+  let path: string | undefined
+  let returns: ReadonlyArray<number> = [0]
+  let timeoutMs = defaultTimeoutMs
+  let creates: string | undefined
+  const guards: { onlyif?: { value: string; at: Position }; unless?: { value: string; at: Position } } = {}
+  let refreshOnly = false
+  let refreshKey: string | undefined
+  let logoutput = false
+  for (const e of raw.props) {
+    switch (e.key) {
+      case 'provider': {
+        const v = str(e)
+        if (v === 'posix' || v === 'shell') {
+          provider = v
+          providerAt = e.value.at
+        } else if (v !== undefined) fail('Validation', `unknown exec provider "${v}"`, e.value.at, 'exec providers: posix (the default), shell')
+        break
+      }
+      case 'command': {
+        const v = str(e)
+        if (v !== undefined) command = { value: v, at: e.value.at }
+        break
+      }
+      case 'cwd':
+        cwd = absolute(e, 'cwd')
+        break
+      case 'creates':
+        creates = absolute(e, 'creates')
+        break
+      case 'onlyif':
+      case 'unless': {
+        const v = str(e)
+        if (v !== undefined) guards[e.key] = { value: v, at: e.value.at }
+        break
+      }
+      case 'environment': {
+        const items = strings(e)
+        if (items === undefined) break
+        for (const item of items) {
+          const eq = item.value.indexOf('=')
+          if (eq <= 0 || eq === item.value.length - 1) fail('Validation', `environment entry "${item.value}" must be KEY=VALUE with a non-empty key and value`, item.at)
+        }
+        environment = items.map((i) => i.value)
+        break
+      }
+      case 'path': {
+        const v = str(e)
+        if (v === undefined) break
+        const bad = v.split(':').filter((d) => !d.startsWith('/'))
+        if (v === '' || bad.length > 0) fail('Validation', `path must be absolute directories separated by ':'${bad.length > 0 ? `; "${bad[0]}" is not absolute` : ''}`, e.value.at)
+        else path = v
+        break
+      }
+      case 'returns': {
+        const local: Diagnostic.Diagnostic[] = []
+        const v = renderValue(e.value, scope, local)
+        problems.push(...local.map(Diagnostic.withResource(id)))
+        const list = typeof v === 'number' ? [v] : v
+        if (!Array.isArray(list) || list.length === 0 || !list.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= 255)) {
+          if (local.length === 0) fail('Validation', `returns must be a list of exit codes (integers 0 to 255), found ${Node.describe(e.value)}`, e.value.at)
+        } else returns = list as number[]
+        break
+      }
+      case 'timeout': {
+        const v = str(e)
+        if (v === undefined) break
+        const ms = parseDuration(v)
+        if (ms === undefined) fail('Validation', `timeout "${v}" is not a positive duration`, e.value.at, 'for example 30s, 5m or 1h30m')
+        else timeoutMs = ms
+        break
+      }
+      case 'refreshonly':
+      case 'refresh_only': {
+        const v = bool(e)
+        if (refreshKey !== undefined) fail('Validation', `refresh_only is given twice (as ${refreshKey} and ${e.key})`, e.keyAt)
+        refreshKey = e.key
+        if (v !== undefined) refreshOnly = v
+        break
+      }
+      case 'logoutput': {
+        const v = bool(e)
+        if (v !== undefined) logoutput = v
+        break
+      }
+      default:
+        if ((laterKeys as ReadonlyArray<string>).includes(e.key)) fail('Unsupported', `"${e.key}" is not supported by this version of plait yet`, e.keyAt)
+        else fail('UnknownKey', `unknown property "${e.key}" for an exec resource`, e.keyAt, `allowed: ${keys.join(', ')}`)
+    }
+  }
+  const line = command?.value ?? raw.name
+  const problem = commandProblem(provider, line)
+  if (problem !== undefined) fail('Validation', `${command === undefined ? 'the name, used as the command,' : 'command'} cannot be run: ${problem}`, command?.at ?? raw.nameAt)
+  for (const k of ['onlyif', 'unless'] as const) {
+    const g = guards[k]
+    const why = g === undefined ? undefined : commandProblem(provider, g.value)
+    if (g !== undefined && why !== undefined) fail('Validation', `${k} guard cannot be run: ${why === 'no command specified' ? 'empty guard command' : why}`, g.at)
+  }
+  if (problems.length > 0) return E.left(problems)
+  void providerAt
+  return E.right({
+    _tag: 'exec',
+    id,
+    name: raw.name,
+    at: raw.nameAt,
+    provider,
+    command: line,
+    environment,
+    returns,
+    timeoutMs,
+    refreshOnly,
+    logoutput,
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(path !== undefined ? { path } : {}),
+    ...(creates !== undefined ? { creates } : {}),
+    ...(guards.onlyif !== undefined ? { onlyif: guards.onlyif.value } : {}),
+    ...(guards.unless !== undefined ? { unless: guards.unless.value } : {}),
+  })
+}
