@@ -38,6 +38,7 @@ const compileFile = async (manifest: string, o: Flags, local: boolean): Promise<
 /** The catalog as JSON: libral resources name their provider instead of carrying its metadata. */
 export const catalogJson = (c: Catalog): unknown => ({
   ...c,
+  links: Object.fromEntries(c.links),
   resources: c.resources.map((r) => (r._tag === 'libral' ? { _tag: r._tag, id: r.id, type: r.type, name: r.name, at: r.at, provider: r.provider.meta.qname, attrs: r.attrs } : r)),
 })
 
@@ -48,6 +49,10 @@ export const renderCatalog = (c: Catalog): string => {
     if (r._tag === 'libral') {
       const attrs = Object.keys(r.attrs).sort().map((k) => `${k}=${LibralValue.render(r.attrs[k])}`)
       lines.push(`  ${r.id}  (${r.at.file}:${r.at.line}:${r.at.col})  provider=${r.provider.meta.qname}${attrs.length > 0 ? ' ' + attrs.join(' ') : ''}`)
+      continue
+    }
+    if (r._tag === 'skipped') {
+      lines.push(`  ${r.id}  (${r.at.file}:${r.at.line}:${r.at.col})  skipped: ${r.reason}`)
       continue
     }
     if (r._tag === 'exec') {

@@ -13,6 +13,7 @@ import * as ReportM from '../executor/Report.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
+import * as CheckCommand from './check.js'
 import * as CompileCommands from './compileCommands.js'
 import * as FactsCommand from './facts.js'
 import type { Session } from '../interpreters/libral/Session.js'
@@ -268,6 +269,7 @@ program
 
 CompileCommands.register(program)
 FactsCommand.register(program)
+CheckCommand.register(program)
 
 // The libral commands load execa and fast-check; `plait plan` and `apply` should not pay for that
 // at start-up, so they are registered only when they (or the help listing) are asked for.
@@ -285,7 +287,11 @@ const main = async (): Promise<number> => {
   } catch (e) {
     if (e instanceof Exit) return e.code
     // `plait ral` keeps ralsh's exit codes (1 not found, 2 error); other commander exits are usage errors.
-    if (e instanceof CommanderError) return RalCli !== undefined && e.code === RalCli.exitCode ? e.exitCode : e.exitCode === 0 ? 0 : EXIT_ERROR
+    if (e instanceof CommanderError) {
+      // `plait check` exits with the nagios status of its checks.
+      if (e.code === CheckCommand.exitCode) return e.exitCode
+      return RalCli !== undefined && e.code === RalCli.exitCode ? e.exitCode : e.exitCode === 0 ? 0 : EXIT_ERROR
+    }
     err(`error: internal error: ${(e as Error).message}\n  please report this with the command you ran\n`)
     if (process.env['PLAIT_DEBUG'] !== undefined) err(`${(e as Error).stack ?? ''}\n`)
     return EXIT_ERROR

@@ -33,6 +33,10 @@ const stepLines = (s: Step): string[] => {
 export const plan = (p: Plan.Plan, options: { readonly verbose?: boolean } = {}): string => {
   const lines: string[] = [`plait plan of ${p.inputs.manifest.path}${p.root === '/' ? '' : ` (root ${p.root})`}`, '']
   for (const r of p.resources) {
+    if (Plan.isSkipped(r)) {
+      lines.push(`  ${r.id}: skipped: ${r.skipped}`, '')
+      continue
+    }
     if (Plan.isDeferred(r)) {
       lines.push(`${Plan.symbol(r.action)} ${r.id}`, `    was: ${r.observed.summary}`, `    (${Deferred.describe(r.deferred)})`, '')
       continue

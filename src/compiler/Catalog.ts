@@ -1,5 +1,6 @@
 // Catalog: the compiled manifest, every resource decoded and validated, in manifest order.
 import type { Diagnostic } from '../core/Diagnostic.js'
+import type { HealthCheck } from '../types/common/Common.js'
 import type { ExecSpec } from '../types/exec/Spec.js'
 import type { FileSpec } from '../types/file/Spec.js'
 import type { LibralSpec, Provider } from '../types/libral/Spec.js'
@@ -12,8 +13,25 @@ export interface Read {
   readonly sha256: string
 }
 
-/** A compiled resource: the file type's, the exec type's, or a libral provider's. */
-export type Resource = FileSpec | LibralSpec | ExecSpec
+/** A resource its `control` skips: only its name and why are kept (its properties are never resolved). */
+export interface SkippedSpec {
+  readonly _tag: 'skipped'
+  readonly id: string
+  readonly type: string
+  readonly name: string
+  readonly at: import('../core/Position.js').Position
+  readonly reason: string
+}
+
+/** A compiled resource: the file type's, the exec type's, a libral provider's, or one control skips. */
+export type Resource = FileSpec | LibralSpec | ExecSpec | SkippedSpec
+
+/** A resource's resolved references (ids of earlier resources) and health checks. */
+export interface Links {
+  readonly require: ReadonlyArray<string>
+  readonly subscribe: ReadonlyArray<string>
+  readonly healthChecks: ReadonlyArray<HealthCheck>
+}
 
 export interface Catalog {
   readonly manifest: { readonly file: string; readonly sha256: string }
@@ -31,6 +49,8 @@ export interface Catalog {
   readonly preMessage?: string
   readonly postMessage?: string
   readonly resources: ReadonlyArray<Resource>
+  /** Each resource's links, by id (a resource without any has none here). */
+  readonly links: ReadonlyMap<string, Links>
 }
 
 /** The distinct source files the catalog's resources read (host path and spelling), in first-use order. */

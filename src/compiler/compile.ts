@@ -10,10 +10,12 @@ import * as Node from '../manifest/Node.js'
 import * as Value from '../manifest/expr/Value.js'
 import * as Yaml from '../manifest/Yaml.js'
 import type * as Registry from '../libral/Registry.js'
+import * as ResourceId from '../core/ResourceId.js'
+import * as Common from '../types/common/Common.js'
 import * as ExecSpec from '../types/exec/Spec.js'
 import * as FileSpec from '../types/file/Spec.js'
 import * as LibralSpec from '../types/libral/Spec.js'
-import type { Catalog, Read, Resource } from './Catalog.js'
+import type { Catalog, Links as CatalogLinks, Read, Resource } from './Catalog.js'
 
 /** The resource types this version knows. */
 export const types = ['file', 'exec'] as const
@@ -227,9 +229,55 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   const managed = new Map<string, { readonly id: string; readonly path: string }>()
   const machineRoot = inputs.root ?? '/'
   const deferral: FileSpec.Deferral = { managedAt: (hostPath) => managed.get(hostPath), snapshot: snapshotOf(inputs, m.data) }
-  for (const raw of m.resources) {
-    const spec = decodeResource(raw, scope, baseDir, registry, deferral)
-    if (spec === undefined) continue // an unknown type: reported once for its group, above
+  // Every id and alias, to tell a reference to a later resource from one to nothing.
+  const everyName = new Map<string, number>()
+  m.resources.forEach((raw, i) => {
+    const id = ResourceId.make(raw.type, raw.name)
+    if (!everyName.has(id)) everyName.set(id, i)
+    const alias = raw.props.find((e) => e.key === 'alias')
+    if (alias !== undefined && alias.value._tag === 'Scalar' && typeof alias.value.value === 'string' && !everyName.has(alias.value.value)) everyName.set(alias.value.value, i)
+  })
+  const earlier = new Map<string, string>() // id or alias → id
+  const links = new Map<string, CatalogLinks>()
+  for (const [index, whole] of m.resources.entries()) {
+    const split = Common.decode(whole, scope)
+    const id = ResourceId.make(whole.type, whole.name)
+    problems.push(...split.problems.map(Diagnostic.withResource(id)))
+    const resolve = (refs: ReadonlyArray<Common.Ref>, key: string): string[] =>
+      refs.flatMap((r) => {
+        const target = earlier.get(r.text)
+        if (target !== undefined) return [target]
+        const later = everyName.get(r.text)
+        const message =
+          later === index
+            ? `${key}: ${r.text} is this resource itself`
+            : later !== undefined
+              ? `${key}: ${r.text} comes later in the manifest; resources run in manifest order, so a resource can only ${key === 'require' ? 'require' : 'subscribe to'} an earlier one`
+              : `${key}: no resource ${r.text} in this manifest`
+        problems.push(Diagnostic.make('Reference', message, { at: r.at, resource: id, hint: later === undefined ? 'refer to a resource as type#name, or by its alias' : undefined }))
+        return []
+      })
+    const require = resolve(split.common.require, 'require')
+    const subscribe = resolve(split.common.subscribe, 'subscribe')
+    const alias = split.common.alias
+    if (alias !== undefined) {
+      const taken = earlier.get(alias.text)
+      if (taken !== undefined) problems.push(Diagnostic.make('Duplicate', `alias ${alias.text} is already ${taken === alias.text ? 'a resource id' : `the alias of ${taken}`}`, { at: alias.at, resource: id }))
+    }
+    if (require.length > 0 || subscribe.length > 0 || split.common.healthChecks.length > 0) links.set(id, { require, subscribe, healthChecks: split.common.healthChecks })
+    const raw = split.rest
+    // Later references to this resource resolve even when it does not decode (its own errors say why).
+    if (!earlier.has(id)) earlier.set(id, id)
+    if (alias !== undefined && !earlier.has(alias.text)) earlier.set(alias.text, id)
+    const decoded = decodeResource(raw, scope, baseDir, registry, deferral)
+    if (decoded === undefined) continue // an unknown type: reported once for its group, above
+    // A resource its control skips keeps only its name: its properties are checked for unknown keys, never resolved.
+    const spec: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> =
+      split.common.control.skip === undefined
+        ? decoded
+        : E.isLeft(decoded) && decoded.left.some((d) => d.code === 'UnknownKey')
+          ? E.left(decoded.left.filter((d) => d.code === 'UnknownKey'))
+          : E.right({ _tag: 'skipped', id, type: raw.type, name: raw.name, at: raw.nameAt, reason: split.common.control.skip })
     if (E.isLeft(spec)) {
       problems.push(...spec.left)
       continue
@@ -258,6 +306,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     ...(inputs.hiera !== undefined ? { hiera: { file: inputs.hiera.file, sha256: Digest.sha256(inputs.hiera.text) } } : {}),
     failOnError: m.failOnError,
     resources,
+    links,
     ...(m.preMessage !== undefined ? { preMessage: m.preMessage } : {}),
     ...(m.postMessage !== undefined ? { postMessage: m.postMessage } : {}),
   }

@@ -12,7 +12,7 @@ import type { FileSpec } from '../types/file/Spec.js'
 import * as Status from '../types/file/Status.js'
 import type * as Resource from '../libral/Resource.js'
 import * as LibralPlan from '../types/libral/plan.js'
-import type { Catalog } from './Catalog.js'
+import type { Catalog, Links } from './Catalog.js'
 import * as CatalogM from './Catalog.js'
 
 /** Everything observe gathered: each resource's status by id, the source files' bytes by path, the accounts. */
@@ -129,6 +129,20 @@ const planDeferredOrNow = (
   return planResource({ ...spec, content: worked.right.content }, worked.right.bytes, status, obs.accounts)
 }
 
+/** True when a planned resource may change something in this run (so it can trigger a subscriber). */
+const changes = (r: Plan.ResourcePlan): boolean => r.steps.length > 0 || Plan.isDeferred(r)
+
+/** A resource's plan with its links (only those it has). */
+const withLinks = (r: Plan.ResourcePlan, l: Links | undefined): Plan.ResourcePlan =>
+  l === undefined
+    ? r
+    : {
+        ...r,
+        ...(l.require.length > 0 ? { require: [...l.require] } : {}),
+        ...(l.subscribe.length > 0 ? { subscribe: [...l.subscribe] } : {}),
+        ...(l.healthChecks.length > 0 ? { healthChecks: l.healthChecks.map((h) => ({ name: h.name, argv: [...h.argv], timeoutMs: h.timeoutMs, tries: h.tries, trySleepMs: h.trySleepMs })) } : {}),
+      }
+
 /** Builds the plan body of a whole catalog; every failing resource is reported. */
 export const plan = (
   catalog: Catalog,
@@ -139,17 +153,25 @@ export const plan = (
   const problems: Diagnostic.Diagnostic[] = []
   const resources: Plan.ResourcePlan[] = []
   const planned = new Map<string, { kind: Planned; id: string }>()
+  const push = (r: Plan.ResourcePlan): void => {
+    resources.push(withLinks(r, catalog.links.get(r.id)))
+  }
   for (const spec of catalog.resources) {
+    if (spec._tag === 'skipped') {
+      push({ id: spec.id, type: spec.type, name: spec.name, at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`, action: 'none', skipped: spec.reason, steps: [] })
+      continue
+    }
     if (spec._tag === 'exec') {
       const status = obs.exec.get(spec.id)
       if (status === undefined) throw new Error(`invariant: no observation for ${spec.id}`)
-      resources.push(ExecPlan.plan(spec, status))
+      const ids = catalog.links.get(spec.id)?.subscribe ?? []
+      push(ExecPlan.plan(spec, status, { ids, changing: ids.filter((id) => resources.some((r) => r.id === id && changes(r))) }))
       continue
     }
     if (spec._tag === 'libral') {
       const found = obs.found.get(spec.id)
       if (found === undefined) throw new Error(`invariant: no observation for ${spec.id}`)
-      resources.push(LibralPlan.plan(spec, found))
+      push(LibralPlan.plan(spec, found))
       continue
     }
     const status = obs.statuses.get(spec.id)
@@ -164,7 +186,7 @@ export const plan = (
     if (E.isLeft(parent)) continue
     const r = spec.content._tag === 'Deferred' ? planDeferredOrNow(spec, spec.content.deferred, status, obs, resources) : planResource(spec, bytesOf(spec, inline, obs.sources), status, obs.accounts)
     if (E.isLeft(r)) problems.push(r.left)
-    else resources.push(r.right)
+    else push(r.right)
   }
   if (problems.length > 0) return E.left(problems)
   // Sources are recorded as the manifest spells them, so plans do not depend on where a checkout lives.

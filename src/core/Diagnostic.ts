@@ -10,6 +10,7 @@ export type Code =
   | 'UnknownKey' // a key that the schema does not allow
   | 'Validation' // a value of the right type that is not allowed (bad mode, relative path, ...)
   | 'Duplicate' // two resources with the same type and name
+  | 'Reference' // a require or subscribe that names no earlier resource
   | 'Unsupported' // a construct plait does not support (yet), named explicitly
   | 'Expression' // a template or expression that does not evaluate
   | 'Io' // an input file could not be read

@@ -5,7 +5,7 @@
 // sha256 of the canonical JSON of the plan without `hash` (owned by src/planfile).
 import * as t from 'io-ts'
 import { Deferred } from './Deferred.js'
-import { Content, ExecRun, FileStep, LibralUpdate, LibralValue, Principal, type Step } from './Step.js'
+import { Content, ExecRun, FileStep, LibralUpdate, LibralValue, Principal, Step } from './Step.js'
 
 // model
 
@@ -32,6 +32,18 @@ export type FileDesired = t.TypeOf<typeof FileDesired>
 export const Observed = t.type({ summary: t.string, digest: t.string })
 export type Observed = t.TypeOf<typeof Observed>
 
+/** A nagios-format health check as the plan carries it. */
+export const HealthCheck = t.type({ name: t.string, argv: t.array(t.string), timeoutMs: t.number, tries: t.number, trySleepMs: t.number })
+export type HealthCheck = t.TypeOf<typeof HealthCheck>
+
+/**
+ * What ties a resource to others and checks it, on every kind of resource plan: the ids it
+ * requires (skipped as an unmet requirement when one failed), the ids it subscribes to, and its
+ * health checks (run after it is applied; a check that is not OK fails it).
+ */
+export const Links = t.partial({ require: t.array(t.string), subscribe: t.array(t.string), healthChecks: t.array(HealthCheck) })
+export type Links = t.TypeOf<typeof Links>
+
 /**
  * A file resource's plan. With `deferred`, its content is known only at apply: `steps` is empty,
  * `action` is `create` or `update` by whether the path exists, and the executor plans the resource
@@ -50,6 +62,7 @@ export const FileResourcePlan = t.intersection([
     steps: t.array(FileStep),
   }),
   t.partial({ deferred: Deferred }),
+  Links,
 ])
 export type FileResourcePlan = t.TypeOf<typeof FileResourcePlan>
 
@@ -57,17 +70,20 @@ export type FileResourcePlan = t.TypeOf<typeof FileResourcePlan>
  * A libral resource's plan: `provider` is the provider's full name (`type::name`), one of
  * `inputs.providers`; `desired` holds the writable attributes the manifest set; at most one step.
  */
-export const LibralResourcePlan = t.type({
-  id: t.string,
-  type: t.string,
-  provider: t.string,
-  name: t.string,
-  at: t.string,
-  action: Action,
-  desired: t.record(t.string, LibralValue),
-  observed: Observed,
-  steps: t.array(LibralUpdate),
-})
+export const LibralResourcePlan = t.intersection([
+  t.type({
+    id: t.string,
+    type: t.string,
+    provider: t.string,
+    name: t.string,
+    at: t.string,
+    action: Action,
+    desired: t.record(t.string, LibralValue),
+    observed: Observed,
+    steps: t.array(LibralUpdate),
+  }),
+  Links,
+])
 export type LibralResourcePlan = t.TypeOf<typeof LibralResourcePlan>
 
 /**
@@ -75,26 +91,45 @@ export type LibralResourcePlan = t.TypeOf<typeof LibralResourcePlan>
  * when it is skipped; `observed.summary` says which and why. Guards are evaluated again at apply
  * and are not part of the staleness check, so `observed.digest` is not compared.
  */
-export const ExecResourcePlan = t.type({
-  id: t.string,
-  type: t.literal('exec'),
-  name: t.string,
-  at: t.string,
-  action: Action,
-  desired: t.type({ line: t.string, provider: t.keyof({ posix: null, shell: null }), returns: t.array(t.number) }),
-  observed: Observed,
-  steps: t.array(ExecRun),
-})
+export const ExecResourcePlan = t.intersection([
+  t.type({
+    id: t.string,
+    type: t.literal('exec'),
+    name: t.string,
+    at: t.string,
+    action: Action,
+    desired: t.type({ line: t.string, provider: t.keyof({ posix: null, shell: null }), returns: t.array(t.number) }),
+    observed: Observed,
+    steps: t.array(ExecRun),
+  }),
+  Links,
+])
 export type ExecResourcePlan = t.TypeOf<typeof ExecResourcePlan>
 
-export type ResourcePlan = FileResourcePlan | LibralResourcePlan | ExecResourcePlan
+/** A resource its `control` skips: never observed, nothing of it planned; `skipped` says why. */
+export const SkippedResourcePlan = t.intersection([
+  t.type({ id: t.string, type: t.string, name: t.string, at: t.string, action: t.literal('none'), skipped: t.string, steps: t.array(Step) }),
+  Links,
+])
+export type SkippedResourcePlan = t.TypeOf<typeof SkippedResourcePlan>
+
+export type ResourcePlan = FileResourcePlan | LibralResourcePlan | ExecResourcePlan | SkippedResourcePlan
 
 /** A resource's plan: a libral one when it names a `provider`, else a file one (so an error names the fields of the one it is). */
 export const ResourcePlan = new t.Type<ResourcePlan, ResourcePlan, unknown>(
   'ResourcePlan',
-  (u): u is ResourcePlan => FileResourcePlan.is(u) || LibralResourcePlan.is(u) || ExecResourcePlan.is(u),
+  (u): u is ResourcePlan => FileResourcePlan.is(u) || LibralResourcePlan.is(u) || ExecResourcePlan.is(u) || SkippedResourcePlan.is(u),
   (u, c) => {
-    const codec = typeof u !== 'object' || u === null ? FileResourcePlan : 'provider' in u ? LibralResourcePlan : (u as { type?: unknown }).type === 'exec' ? ExecResourcePlan : FileResourcePlan
+    const codec =
+      typeof u !== 'object' || u === null
+        ? FileResourcePlan
+        : 'skipped' in u
+          ? SkippedResourcePlan
+          : 'provider' in u
+            ? LibralResourcePlan
+            : (u as { type?: unknown }).type === 'exec'
+              ? ExecResourcePlan
+              : FileResourcePlan
     return codec.validate(u, t.appendContext(c, '', codec, u))
   },
   t.identity,
@@ -158,14 +193,17 @@ export const summarize = (resources: ReadonlyArray<Pick<ResourcePlan, 'action'>>
 
 // guards
 
+/** True for a resource its control skips. */
+export const isSkipped = (r: ResourcePlan): r is SkippedResourcePlan => 'skipped' in r
+
 /** True for a libral resource's plan. */
 export const isLibral = (r: ResourcePlan): r is LibralResourcePlan => 'provider' in r
 
 /** True for an exec resource's plan. */
-export const isExec = (r: ResourcePlan): r is ExecResourcePlan => r.type === 'exec' && !isLibral(r)
+export const isExec = (r: ResourcePlan): r is ExecResourcePlan => r.type === 'exec' && !isLibral(r) && !isSkipped(r)
 
 /** True for a file resource's plan. */
-export const isFile = (r: ResourcePlan): r is FileResourcePlan => r.type === 'file' && !isLibral(r)
+export const isFile = (r: ResourcePlan): r is FileResourcePlan => r.type === 'file' && !isLibral(r) && !isSkipped(r)
 
 /** True when a plan would change nothing. */
 export const isEmpty = (p: Body): boolean => p.resources.every((r) => r.steps.length === 0 && !isDeferred(r))

@@ -69,7 +69,8 @@ export type CommandC = t.TypeOf<typeof CommandC>
  * Run an exec resource's command; it cannot be undone. `guards` are checked again at its turn
  * (unless a subscription triggered it): an earlier step may have changed their answer.
  */
-export const ExecRun = t.type({
+export const ExecRun = t.intersection([
+  t.type({
   _tag: t.literal('exec.run'),
   /** The command line as the manifest gave it, for people. */
   line: t.string,
@@ -81,7 +82,14 @@ export const ExecRun = t.type({
   guards: t.partial({ creates: t.string, onlyif: CommandC, unless: CommandC }),
   reason: t.string,
   noop: t.string,
-})
+  }),
+  t.partial({
+    /** The subscribed resources: when one of them changed in this run, the command runs whatever its guards say. */
+    subscribe: t.array(t.string),
+    /** A refresh only: the command runs only if one of these changed in this run (the guards said skip at plan time). */
+    when: t.array(t.string),
+  }),
+])
 export type ExecRun = t.TypeOf<typeof ExecRun>
 
 /** The steps of the file type: they act on a path, and the journal can undo them. */

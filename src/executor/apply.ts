@@ -20,6 +20,8 @@ import type * as Runner from '../interpreters/Runner.js'
 import * as ExecPlan from '../types/exec/plan.js'
 import * as Deferred from './deferred.js'
 import * as Guards from './guards.js'
+import * as Health from './health.js'
+import * as HealthM from '../types/common/Health.js'
 import * as Journal from './Journal.js'
 import * as Lock from './lock.js'
 import * as Recover from './recover.js'
@@ -41,8 +43,10 @@ export interface Options {
   readonly onRecovered?: (undone: ReadonlyArray<string>) => void
   /** Called with the plan once it is made (or given) and made for this root, before the staleness check. */
   readonly onPlan?: (plan: Plan.Plan) => void
-  /** Runs exec commands and guards (default: real processes, with cwd below the machine's root). */
+  /** Runs exec commands, guards and health checks (default: real processes, with cwd below the machine's root). */
   readonly runner?: Runner.Runner
+  /** Waits between health check tries (tests pass one that does not). */
+  readonly sleep?: Health.Sleep
   /** Makes the session that runs the plan's libral providers (default: a quiet one with PLAIT_ROOT_DIR set to a non-"/" root). */
   readonly libral?: () => Promise<Session.Session>
 }
@@ -180,7 +184,9 @@ const noopRun = async (machine: Machine, plan: Plan.Plan, options: Options, acco
     return E.left([...drift, Diagnostic.make('Stale', 'the plan is stale', { hint })])
   }
   const resources: ResourceReport[] = plan.resources.map((r) =>
-    Plan.isDeferred(r)
+    Plan.isSkipped(r)
+      ? { id: r.id, outcome: 'skipped', messages: [r.skipped] }
+      : Plan.isDeferred(r)
       ? { id: r.id, outcome: 'changed', messages: [`${DeferredM.describe(r.deferred)}; would be worked out and planned at its turn`] }
       : r.steps.length === 0
         ? { id: r.id, outcome: 'stable', messages: [] }
@@ -208,16 +214,30 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
   let seq = 0
   let abort: string | undefined
   await write({ t: 'run', plan: plan.hash, atomic: options.atomic, pid: machine.pid() })
+  // Resources skipped for an unmet requirement: requiring one of them is an unmet requirement too.
+  const unmet = new Set<string>()
+  const outcomeOf = (id: string): Outcome | undefined => outcomes.find((o) => o.id === id)?.outcome
   for (const r of plan.resources) {
     if (abort !== undefined) {
       outcomes.push({ id: r.id, outcome: 'skipped', messages: [abort] })
+      continue
+    }
+    const unmetBy = (r.require ?? []).find((id) => unmet.has(id) || outcomeOf(id) === 'failed')
+    if (unmetBy !== undefined) {
+      unmet.add(r.id)
+      outcomes.push({ id: r.id, outcome: 'skipped', messages: [`unmet requirement: ${unmetBy} ${unmet.has(unmetBy) ? 'was skipped for an unmet requirement' : 'failed'}`] })
+      continue
+    }
+    if (Plan.isSkipped(r)) {
+      outcomes.push({ id: r.id, outcome: 'skipped', messages: [r.skipped] })
       continue
     }
     // A deferred resource is planned now, at its turn, from the plan's snapshot and the machine.
     let steps: ReadonlyArray<Step.Step> = r.steps
     let expected: Plan.ResourcePlan = r
     let error: string | undefined
-    const notes: string[] = []
+    const notes: string[] = [] // why it runs as it does: shown before its steps' reasons
+    const after: string[] = [] // what running it showed (output, health checks): shown after them
     if (Plan.isDeferred(r)) {
       const resolved = await Deferred.resolve(machine, r, accounts)
       if (E.isLeft(resolved)) error = `cannot work out the deferred content: ${resolved.left}`
@@ -227,9 +247,16 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         notes.push(resolved.right.note)
       }
     }
-    // An exec's guards are asked again at its turn: an earlier step may have changed the answer.
+    // A subscriber refreshes when a subscribed resource changed in this run, whatever its guards
+    // say; a refresh-only step does not run otherwise. Other commands ask their guards again at
+    // their turn: an earlier step may have changed the answer.
     const execStep = Plan.isExec(r) ? r.steps[0] : undefined
-    if (execStep !== undefined && error === undefined) {
+    const triggeredBy = (execStep?.subscribe ?? []).filter((id) => outcomeOf(id) === 'changed')
+    if (execStep !== undefined && triggeredBy.length > 0) notes.push(`refreshed: ${triggeredBy.join(', ')} changed`)
+    else if (execStep?.when !== undefined) {
+      steps = []
+      notes.push(`not refreshed: ${execStep.when.join(', ')} did not change`)
+    } else if (execStep !== undefined && error === undefined) {
       const now = await Guards.evaluate(execStep.guards, machine, await runnerOf(machine, options))
       if (E.isLeft(now)) error = now.left
       else {
@@ -241,8 +268,12 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       }
     }
     if (steps.length === 0 && error === undefined) {
-      outcomes.push({ id: r.id, outcome: 'stable', messages: notes })
-      continue
+      // A stable resource is checked too: health checks say whether what it manages works.
+      error = await checkHealth(r, machine, options, after)
+      if (error === undefined) {
+        outcomes.push({ id: r.id, outcome: 'stable', messages: [...notes, ...after] })
+        continue
+      }
     }
     await write({ t: 'resource', id: r.id })
     const done: Done[] = []
@@ -260,9 +291,9 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       await write({ t: 'step', seq, id: r.id, what, undo: undo.right, ...(temp !== undefined ? { temp } : {}) })
       done.push({ id: r.id, what, undo: undo.right, temp })
       if (options.afterStepStart !== undefined) await options.afterStepStart(seq)
-      const result = step._tag === 'exec.run' ? await runCommand(await runnerOf(machine, options), step, notes) : await execute(machine, step, temp, r.id, libral)
+      const result = step._tag === 'exec.run' ? await runCommand(await runnerOf(machine, options), step, after) : await execute(machine, step, temp, r.id, libral)
       if (E.isLeft(result)) {
-        error = `${what} failed: ${Fault.render(result.left)}`
+        error = `${what} failed: ${step._tag === 'exec.run' ? result.left.description : Fault.render(result.left)}`
         break
       }
       await write({ t: 'done', seq })
@@ -272,13 +303,14 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       const misses = await verifyResource(machine, expected, libral.runtime)
       if (misses.length > 0) error = `did not reach the desired state: ${misses.join('; ')}`
     }
+    if (error === undefined && steps.length > 0) error = await checkHealth(r, machine, options, after)
     if (error === undefined) {
       await write({ t: 'end', id: r.id, ok: true })
       applied.push(...done)
-      outcomes.push({ id: r.id, outcome: 'changed', messages: [...steps.map((s) => s.reason), ...notes] })
+      outcomes.push({ id: r.id, outcome: 'changed', messages: [...notes, ...steps.map((s) => s.reason), ...after] })
       continue
     }
-    const messages = [error]
+    const messages = [error, ...notes, ...after]
     const undone = await rollback(machine, done)
     rolledBack.push(...undone.ok)
     messages.push(...(undone.failed.length > 0 ? undone.failed : undone.ok.length > 0 ? ['rolled back to how it was'] : []))
@@ -319,6 +351,15 @@ const rollback = async (machine: Machine, done: ReadonlyArray<Done>): Promise<{ 
   return { ok, failed, failedIds }
 }
 
+/** Runs a resource's health checks (adding each result to `notes`); the failure, if one is not OK. */
+const checkHealth = async (r: Plan.ResourcePlan, machine: Machine, options: Options, notes: string[]): Promise<string | undefined> => {
+  if (r.healthChecks === undefined || r.healthChecks.length === 0) return undefined
+  const results = await Health.runAll(r.healthChecks, await runnerOf(machine, options), options.sleep)
+  const bad = results.filter((x) => x.status !== 'OK')
+  notes.push(...results.filter((x) => x.status === 'OK').map(HealthM.render))
+  return bad.length === 0 ? undefined : bad.map(HealthM.render).join('; ')
+}
+
 /** The runner of exec commands: the given one, or real processes (loaded only when a plan runs a command). */
 const runnerOf = async (machine: Machine, options: Options): Promise<Runner.Runner> =>
   options.runner ?? (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
@@ -336,7 +377,7 @@ const runCommand = async (runner: Runner.Runner, step: Step.ExecRun, notes: stri
 
 /** Observes a resource after its steps ran and says what is not as desired (nothing: verified). */
 const verifyResource = async (machine: Machine, r: Plan.ResourcePlan, runtime: Runtime.Runtime | undefined): Promise<ReadonlyArray<string>> => {
-  if (Plan.isExec(r)) return [] // its exit code was checked when it ran
+  if (Plan.isExec(r) || Plan.isSkipped(r)) return [] // an exec's exit code was checked when it ran
   if (!Plan.isLibral(r)) {
     const after = await machine.probe(r.name)()
     return E.isLeft(after) ? [Fault.render(after.left)] : verify(r.desired, Status.fromProbe(after.right))

@@ -22,6 +22,7 @@ export const catalogOf = (resources: ReadonlyArray<FileSpec>): Catalog => ({
   manifest: { file: 'm.yaml', sha256: '0'.repeat(64) },
   reads: [],
   files: [],
+  links: new Map(),
   warnings: [],
   failOnError: false,
   resources,

@@ -81,6 +81,15 @@ export const onPath = async (command: string, path: string): Promise<boolean> =>
   return false
 }
 
+const isReadable = async (p: string): Promise<boolean> => {
+  try {
+    await fs.access(p, fs.constants.R_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
 const readText = async (p: string): Promise<E.Either<string, string | undefined>> => {
   try {
     return E.right(await fs.readFile(p, 'utf8'))
@@ -160,6 +169,12 @@ export const discover = async (ctx: Invoke.Context, path: ReadonlyArray<PathDir>
     const listed = await providerFiles(d)
     if (E.isLeft(listed)) problems.push(listed.left)
     else files.push(...listed.right)
+  }
+  // Without describe, a provider that has no .yaml is left out quietly: knowing it would mean running it.
+  if (options.describe === false) {
+    const described: string[] = []
+    for (const f of files) if (await isReadable(f.replace(/\.prov$/, '.yaml'))) described.push(f)
+    files.splice(0, files.length, ...described)
   }
   const loaded = new Array<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Provider>>(files.length)
   let next = 0

@@ -52,7 +52,7 @@ export const commandOf = (spec: ExecSpec, line: string): Step.CommandC => ({
 export const decide = (spec: ExecSpec, s: ExecStatus): Decision => {
   const skip = skipReason(guardsOf(spec), s)
   if (skip !== undefined) return { _tag: 'Skip', reason: skip }
-  if (spec.refreshOnly) return { _tag: 'Skip', reason: 'refresh_only, and no subscribed resource changed' }
+  if (spec.refreshOnly) return { _tag: 'Skip', reason: 'refresh_only, and no subscribed resource changes' }
   const why = [
     spec.creates !== undefined ? `creates ${spec.creates} does not exist` : undefined,
     spec.onlyif !== undefined ? 'onlyif passed' : undefined,
@@ -81,19 +81,40 @@ export const stepOf = (spec: ExecSpec, reason: string): Step.ExecRun => ({
   noop: 'Would have executed',
 })
 
-/** Plans an exec resource from what was observed. */
-export const plan = (spec: ExecSpec, s: ExecStatus): Plan.ExecResourcePlan => {
+/** What a subscriber subscribes to: the ids, and those of them that change in this plan. */
+export interface Subscription {
+  readonly ids: ReadonlyArray<string>
+  readonly changing: ReadonlyArray<string>
+}
+
+/**
+ * Plans an exec resource from what was observed. A subscription comes first in the table: when the
+ * table says skip but a subscribed resource changes in this plan, the step is a conditional
+ * refresh ("runs if file#/etc/app.conf changes"), which the executor decides from what changed.
+ */
+export const plan = (spec: ExecSpec, s: ExecStatus, subscription: Subscription = { ids: [], changing: [] }): Plan.ExecResourcePlan => {
   const d = decide(spec, s)
-  return {
+  const base = {
     id: spec.id,
-    type: 'exec',
+    type: 'exec' as const,
     name: spec.name,
     at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`,
-    action: d._tag === 'Run' ? 'run' : 'none',
     desired: { line: spec.command, provider: spec.provider, returns: [...spec.returns] },
-    observed: { summary: `${d._tag === 'Run' ? 'would run' : 'skipped'}: ${d.reason}`, digest: Digest.ofValue(s) },
-    steps: d._tag === 'Run' ? [stepOf(spec, d.reason)] : [],
   }
+  const subscribe = subscription.ids.length > 0 ? { subscribe: [...subscription.ids] } : {}
+  if (d._tag === 'Run') {
+    return { ...base, action: 'run', observed: { summary: `would run: ${d.reason}`, digest: Digest.ofValue(s) }, steps: [{ ...stepOf(spec, d.reason), ...subscribe }] }
+  }
+  if (subscription.changing.length > 0) {
+    const when = `${subscription.changing.join(' or ')} change${subscription.changing.length === 1 ? 's' : ''}`
+    return {
+      ...base,
+      action: 'run',
+      observed: { summary: `would run if ${when} (a subscribe refresh); otherwise skipped: ${d.reason}`, digest: Digest.ofValue(s) },
+      steps: [{ ...stepOf(spec, `refresh: ${when}`), ...subscribe, when: [...subscription.changing], noop: 'Would have executed via subscribe' }],
+    }
+  }
+  return { ...base, action: 'none', observed: { summary: `skipped: ${d.reason}`, digest: Digest.ofValue(s) }, steps: [] }
 }
 
 /** Why the command should not run now, by its guards' answers (undefined: it runs). */

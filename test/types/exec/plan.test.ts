@@ -32,7 +32,7 @@ describe('exec decision table', () => {
     [{ onlyif: 'test -f /a' }, { onlyif: true }, 'Run', 'onlyif passed'],
     [{ unless: 'test -f /a' }, { unless: true }, 'Skip', 'unless guard exited 0'],
     [{ unless: 'test -f /a' }, { unless: false }, 'Run', 'unless guard exited non-zero'],
-    [{ refreshOnly: true }, {}, 'Skip', 'refresh_only, and no subscribed resource changed'],
+    [{ refreshOnly: true }, {}, 'Skip', 'refresh_only, and no subscribed resource changes'],
     [{ creates: '/x', onlyif: 'a', refreshOnly: true }, { creates: true }, 'Skip', 'creates /x exists'],
   ] as const)('%j with %j: %s (%s)', (over, status, tag, reason) => {
     expect(ExecPlan.decide(spec(over), status)).toEqual({ _tag: tag, reason })
@@ -86,7 +86,8 @@ describe('exec validation table', () => {
     ['refresh_only: "yes"', /refresh_only must be a boolean/],
     ['refreshonly: true\nrefresh_only: true', /refresh_only is given twice/],
     ['colour: red', /unknown property "colour" for an exec resource/],
-    ['subscribe: [file#/x]', /"subscribe" is not supported by this version of plait yet/],
+    ['subscribe: [file#/x]', /subscribe: no resource file#\/x in this manifest/],
+    ['register_when_stable: []', /"register_when_stable" is not supported by this version of plait yet/],
   ])('%s', (props, message) => {
     expect(errors(props)).toMatch(message)
   })

@@ -1,0 +1,71 @@
+// check: `plait check MANIFEST`, CCM's monitor-only mode: compiles the manifest and runs only the
+// health checks of its resources (those its control does not skip). Nothing is observed, planned
+// or changed. The exit code follows the nagios convention, so a monitoring system can run it as a
+// plugin: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (also for a manifest that does not compile).
+import { Command, CommanderError } from 'commander'
+import * as E from 'fp-ts/lib/Either.js'
+import * as Health from '../executor/health.js'
+import * as Posix from '../interpreters/posix/posix.js'
+import * as HealthM from '../types/common/Health.js'
+import { compileManifest, quietSession } from './pipeline.js'
+import * as Render from './render.js'
+
+interface Flags {
+  readonly root?: string
+  readonly facts?: string
+  readonly fact: ReadonlyArray<string>
+  readonly hiera?: string
+  readonly providerPath: string[]
+  readonly json?: boolean
+}
+
+/** The CommanderError code of `plait check`'s exit (main passes its status through). */
+export const exitCode = 'plait.check'
+
+const exit = (status: number): never => {
+  throw new CommanderError(status, exitCode, `exit ${status}`)
+}
+
+/** Adds `plait check` to a program. */
+export const register = (program: Command): void => {
+  program
+    .command('check')
+    .description("run only the manifest's health checks (monitor-only); exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN")
+    .argument('<manifest>', 'the manifest (CCM YAML format)')
+    .option('--root <dir>', 'the root the manifest is planned for (checks run on this host; their commands see PLAIT_ROOT_DIR)')
+    .option('--facts <file>', "use another machine's facts")
+    .option('--fact <key=value>', 'set a fact, repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--hiera <file>', "a data document deep-merged on top of the manifest's data")
+    .option('--provider-path <dir>', 'look for libral providers in DIR/providers first (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--json', 'print the results as JSON')
+    .action(async (manifest: string, o: Flags) => {
+      const machine = Posix.make(o.root !== undefined ? { root: o.root } : {})
+      const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), assignments: o.fact }
+      const catalog = await compileManifest(manifest, machine, source, { providerPath: o.providerPath, session: quietSession(machine.root) }, (ds) => process.stderr.write(Render.warnings(ds)))
+      if (E.isLeft(catalog)) {
+        process.stderr.write(Render.diagnostics(catalog.left))
+        process.stdout.write('UNKNOWN: the manifest does not compile\n')
+        return exit(3)
+      }
+      const runner = (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
+      const results: { id: string; result: HealthM.Result }[] = []
+      for (const r of catalog.right.resources) {
+        if (r._tag === 'skipped') continue
+        const checks = catalog.right.links.get(r.id)?.healthChecks ?? []
+        for (const c of checks) results.push({ id: r.id, result: await Health.runCheck({ ...c, argv: [...c.argv] }, runner) })
+      }
+      const worst = results.reduce<HealthM.Status>((w, x) => HealthM.worse(w, x.result.status), 'OK')
+      if (o.json === true) {
+        process.stdout.write(JSON.stringify({ status: worst, checks: results.map((x) => ({ resource: x.id, ...x.result })) }, null, 2) + '\n')
+      } else {
+        for (const x of results) process.stdout.write(`${x.result.status.padEnd(8)} ${x.id}: ${HealthM.render(x.result)}\n`)
+        const count = (s: HealthM.Status): number => results.filter((x) => x.result.status === s).length
+        process.stdout.write(
+          results.length === 0
+            ? 'OK: the manifest has no health checks\n'
+            : `${worst}: ${results.length} health check${results.length === 1 ? '' : 's'}, ${count('OK')} OK, ${count('WARNING')} WARNING, ${count('CRITICAL')} CRITICAL, ${count('UNKNOWN')} UNKNOWN\n`,
+        )
+      }
+      if (worst !== 'OK') exit(HealthM.exitCodeOf(worst))
+    })
+}

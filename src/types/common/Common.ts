@@ -1,0 +1,219 @@
+// Common: the properties every resource type shares (CCM's common properties): `alias`,
+// `require`, `subscribe`, `control` and `health_checks`. Decoded before the type's own
+// properties, which see only the rest.
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../../core/Diagnostic.js'
+import type { Position } from '../../core/Position.js'
+import * as Template from '../../manifest/expr/Template.js'
+import * as Value from '../../manifest/expr/Value.js'
+import { record, renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
+import * as Node from '../../manifest/Node.js'
+import * as ExecSpec from '../exec/Spec.js'
+import * as Words from '../exec/Words.js'
+
+// model
+
+/** A reference as written (`type#name` or an alias), with where. */
+export interface Ref {
+  readonly text: string
+  readonly at: Position
+}
+
+/** A nagios-style health check: exit 0 OK, 1 WARNING, 2 CRITICAL, 3 (or anything else) UNKNOWN. */
+export interface HealthCheck {
+  readonly name: string
+  /** The check's words (split like a posix exec command). */
+  readonly argv: ReadonlyArray<string>
+  readonly timeoutMs: number
+  readonly tries: number
+  readonly trySleepMs: number
+}
+
+/** Why control skips a resource, when it does. */
+export interface Control {
+  readonly skip?: string
+}
+
+export interface Common {
+  readonly alias?: Ref
+  readonly require: ReadonlyArray<Ref>
+  readonly subscribe: ReadonlyArray<Ref>
+  readonly control: Control
+  readonly healthChecks: ReadonlyArray<HealthCheck>
+}
+
+/** The common properties' keys. */
+export const keys = ['alias', 'require', 'subscribe', 'control', 'health_checks'] as const
+
+/** The types that refresh on `subscribe` (CCM: exec and service). */
+export const subscribers = ['exec', 'service'] as const
+
+/** A health check's timeout when it sets none. */
+export const defaultCheckTimeoutMs = 60_000
+
+// decoding
+
+const refs = (e: Node.Entry, scope: Scope, problems: Diagnostic.Diagnostic[]): Ref[] => {
+  const items = e.value._tag === 'Seq' ? e.value.items : e.value._tag === 'Scalar' && typeof e.value.value === 'string' ? [e.value] : undefined
+  if (items === undefined) {
+    problems.push(Diagnostic.make('Decode', `${e.key} must be a list of references (type#name or an alias), found ${Node.describe(e.value)}`, { at: e.value.at }))
+    return []
+  }
+  const out: Ref[] = []
+  for (const item of items) {
+    const v = renderString(item, scope, problems)
+    if (v === undefined) continue
+    if (v.trim() === '') problems.push(Diagnostic.make('Validation', `${e.key}: an empty reference`, { at: item.at }))
+    else out.push({ text: v, at: item.at })
+  }
+  return out
+}
+
+/** Evaluates a control expression: it must give a boolean. */
+const condition = (n: Node.Node, key: string, scope: Scope, problems: Diagnostic.Diagnostic[]): boolean | undefined => {
+  if (n._tag !== 'Scalar' || typeof n.value !== 'string') {
+    if (n._tag === 'Scalar' && typeof n.value === 'boolean') return n.value
+    problems.push(Diagnostic.make('Decode', `control.${key} must be an expression, found ${Node.describe(n)}`, { at: n.at }))
+    return undefined
+  }
+  // A bare expression (CCM's form) or a template holding one.
+  const text = /\{\{|\$\{/.test(n.text) ? n.text : `{{ ${n.text} }}`
+  const shift = /\{\{|\$\{/.test(n.text) ? (n.quoted ? 1 : 0) : (n.quoted ? 1 : 0) - 3
+  const r = Template.render(text, scope.env, { base: n.at, shift })
+  if (E.isLeft(r)) {
+    problems.push(Diagnostic.make('Expression', `control.${key}: ${r.left.message}`, { at: r.left.at ?? n.at }))
+    return undefined
+  }
+  record(scope, r.right.reads)
+  if (typeof r.right.value !== 'boolean') {
+    problems.push(Diagnostic.make('Expression', `control.${key} must give a boolean, got ${Value.goType(r.right.value)} ${Value.format(r.right.value)}`, { at: n.at }))
+    return undefined
+  }
+  return r.right.value
+}
+
+const healthCheck = (n: Node.Node, index: number, scope: Scope, problems: Diagnostic.Diagnostic[]): HealthCheck | undefined => {
+  if (n._tag !== 'Map') {
+    problems.push(Diagnostic.make('Decode', `health_checks[${index}] must be a map, found ${Node.describe(n)}`, { at: n.at }))
+    return undefined
+  }
+  const before = problems.length
+  let command: { value: string; at: Position } | undefined
+  let name: string | undefined
+  let timeoutMs = defaultCheckTimeoutMs
+  let tries = 1
+  let trySleepMs = 1000
+  for (const e of n.entries) {
+    switch (e.key) {
+      case 'command': {
+        const v = renderString(e.value, scope, problems)
+        if (v !== undefined) command = { value: v, at: e.value.at }
+        break
+      }
+      case 'name': {
+        const v = renderString(e.value, scope, problems)
+        if (v !== undefined) name = v
+        break
+      }
+      case 'timeout':
+      case 'try_sleep': {
+        const v = renderString(e.value, scope, problems)
+        if (v === undefined) break
+        const ms = ExecSpec.parseDuration(v)
+        if (ms === undefined) problems.push(Diagnostic.make('Validation', `health_checks[${index}].${e.key} "${v}" is not a positive duration`, { at: e.value.at, hint: 'for example 10s' }))
+        else if (e.key === 'timeout') timeoutMs = ms
+        else trySleepMs = ms
+        break
+      }
+      case 'tries': {
+        if (e.value._tag === 'Scalar' && typeof e.value.value === 'number' && Number.isInteger(e.value.value) && e.value.value >= 1) tries = e.value.value
+        else problems.push(Diagnostic.make('Validation', `health_checks[${index}].tries must be a whole number of at least 1`, { at: e.value.at }))
+        break
+      }
+      case 'format': {
+        const v = renderString(e.value, scope, problems)
+        if (v !== undefined && v !== 'nagios') problems.push(Diagnostic.make('Unsupported', `health_checks[${index}].format "${v}": plait runs nagios-format checks only`, { at: e.value.at }))
+        break
+      }
+      case 'goss_rules':
+        problems.push(Diagnostic.make('Unsupported', `health_checks[${index}].goss_rules: Goss rules are not supported by plait; use a nagios-format command`, { at: e.keyAt }))
+        break
+      default:
+        problems.push(Diagnostic.make('UnknownKey', `unknown key "${e.key}" in health_checks[${index}]`, { at: e.keyAt, hint: 'allowed: command, name, timeout, tries, try_sleep, format' }))
+    }
+  }
+  if (command === undefined) {
+    if (problems.length === before) problems.push(Diagnostic.make('Validation', `health_checks[${index}] needs a command`, { at: n.at }))
+    return undefined
+  }
+  const words = Words.split(command.value)
+  if (E.isLeft(words) || words.right.length === 0) {
+    problems.push(Diagnostic.make('Validation', `health_checks[${index}].command cannot be run: ${E.isLeft(words) ? words.left : 'empty command'}`, { at: command.at }))
+    return undefined
+  }
+  if (problems.length > before) return undefined
+  return { name: name ?? command.value, argv: words.right, timeoutMs, tries, trySleepMs }
+}
+
+/**
+ * Splits a raw resource into its common properties and the rest (for its type's decoder). A
+ * `control` that skips the resource is reported in `control.skip`.
+ */
+export const decode = (raw: RawResource, scope: Scope): { readonly common: Common; readonly rest: RawResource; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } => {
+  const problems: Diagnostic.Diagnostic[] = []
+  let alias: Ref | undefined
+  let require: Ref[] = []
+  let subscribe: Ref[] = []
+  let control: Control = {}
+  const healthChecks: HealthCheck[] = []
+  for (const e of raw.props) {
+    switch (e.key) {
+      case 'alias': {
+        const v = renderString(e.value, scope, problems)
+        if (v !== undefined && v.trim() === '') problems.push(Diagnostic.make('Validation', 'alias cannot be empty', { at: e.value.at }))
+        else if (v !== undefined) alias = { text: v, at: e.value.at }
+        break
+      }
+      case 'require':
+        require = refs(e, scope, problems)
+        break
+      case 'subscribe':
+        subscribe = refs(e, scope, problems)
+        if (!(subscribers as ReadonlyArray<string>).includes(raw.type)) {
+          problems.push(Diagnostic.make('Validation', `subscribe is for exec and service resources, not ${raw.type}`, { at: e.keyAt, hint: 'to order this resource after another, use require' }))
+        }
+        break
+      case 'control': {
+        if (e.value._tag !== 'Map') {
+          problems.push(Diagnostic.make('Decode', `control must be a map with if and/or unless, found ${Node.describe(e.value)}`, { at: e.value.at }))
+          break
+        }
+        for (const c of e.value.entries) {
+          if (c.key !== 'if' && c.key !== 'unless') {
+            problems.push(Diagnostic.make('UnknownKey', `unknown key "control.${c.key}"`, { at: c.keyAt, hint: 'allowed: if, unless' }))
+            continue
+          }
+          const v = condition(c.value, c.key, scope, problems)
+          if (control.skip !== undefined || v === undefined) continue
+          const text = c.value._tag === 'Scalar' ? c.value.text : ''
+          if (c.key === 'if' && !v) control = { skip: `control: the if expression (${text}) is false` }
+          if (c.key === 'unless' && v) control = { skip: `control: the unless expression (${text}) is true` }
+        }
+        break
+      }
+      case 'health_checks': {
+        if (e.value._tag !== 'Seq') {
+          problems.push(Diagnostic.make('Decode', `health_checks must be a list, found ${Node.describe(e.value)}`, { at: e.value.at }))
+          break
+        }
+        e.value.items.forEach((item, i) => {
+          const h = healthCheck(item, i, scope, problems)
+          if (h !== undefined) healthChecks.push(h)
+        })
+        break
+      }
+    }
+  }
+  const rest: RawResource = { ...raw, props: raw.props.filter((e) => !(keys as ReadonlyArray<string>).includes(e.key)) }
+  return { common: { ...(alias !== undefined ? { alias } : {}), require, subscribe, control, healthChecks }, rest, problems }
+}

@@ -1,0 +1,83 @@
+// The common properties: alias, require, subscribe, control and health_checks, resolved at compile
+// time with positions; references only to earlier resources.
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import { compile } from '../../src/compiler/compile.js'
+import * as Diagnostic from '../../src/core/Diagnostic.js'
+
+const text = (body: string) => `ccm:\n  resources:\n${body}`
+const file = (path: string, extra = '') => `    - file:\n        - ${path}:\n            content: x\n            owner: root\n            group: root\n            mode: "0644"\n${extra.replace(/^/gm, '            ')}\n`
+const exec = (name: string, extra = '') => `    - exec:\n        - ${name}:\n            command: /bin/true\n${extra.replace(/^/gm, '            ')}\n`
+const ok = (body: string, facts: unknown = {}) => {
+  const r = compile('m.yaml', text(body), '/srv', { facts })
+  if (E.isLeft(r)) throw new Error(r.left.map(Diagnostic.render).join('\n'))
+  return r.right
+}
+const errors = (body: string) => {
+  const r = compile('m.yaml', text(body), '/srv')
+  if (E.isRight(r)) throw new Error('expected errors')
+  return r.left.map(Diagnostic.render).join('\n')
+}
+
+describe('require and subscribe', () => {
+  it('resolve type#name and aliases of earlier resources to ids', () => {
+    const c = ok(file('/etc/a', 'alias: conf') + exec('reload', 'subscribe: [conf]\nrequire: [file#/etc/a]'))
+    expect(c.links.get('exec#reload')).toEqual({ require: ['file#/etc/a'], subscribe: ['file#/etc/a'], healthChecks: [] })
+  })
+  it('refuse a later resource, an unknown one and the resource itself, at the reference', () => {
+    const es = errors(exec('first', 'require: [exec#second]') + exec('second', 'require: [exec#nope, exec#second]'))
+    expect(es).toMatch(/m\.yaml:6:23: exec#first: require: exec#second comes later in the manifest; resources run in manifest order/)
+    expect(es).toMatch(/m\.yaml:10:23: exec#second: require: no resource exec#nope in this manifest\n  hint: refer to a resource as type#name, or by its alias/)
+    expect(es).toMatch(/require: exec#second is this resource itself/)
+  })
+  it('refuse subscribe on a type that does not refresh, and a taken alias', () => {
+    expect(errors(file('/etc/a') + file('/etc/b', 'subscribe: [file#/etc/a]'))).toMatch(/subscribe is for exec and service resources, not file\n  hint: to order this resource after another, use require/)
+    expect(errors(file('/etc/a', 'alias: x') + file('/etc/b', 'alias: x'))).toMatch(/alias x is already the alias of file#\/etc\/a/)
+  })
+  it('refuse a reference list of the wrong shape', () => {
+    expect(errors(exec('a', 'require: {x: 1}'))).toMatch(/require must be a list of references/)
+  })
+})
+
+describe('control', () => {
+  it('skips a resource whose if is false or whose unless is true, and never resolves its properties', () => {
+    const c = ok(
+      exec('a', 'control:\n  if: Facts.os == "plan9"') +
+        exec('b', 'control:\n  unless: "{{ Facts.os == \'linux\' }}"') +
+        `    - file:\n        - /etc/c:\n            content: "{{ readFile('missing.txt') }}"\n            owner: root\n            group: root\n            mode: "0644"\n            control:\n              if: false\n` +
+        exec('d', 'control:\n  if: Facts.os == "linux"'),
+      { os: 'linux' },
+    )
+    expect(c.resources.map((r) => [r.id, r._tag === 'skipped' ? r.reason : 'kept'])).toEqual([
+      ['exec#a', 'control: the if expression (Facts.os == "plan9") is false'],
+      ['exec#b', "control: the unless expression ({{ Facts.os == 'linux' }}) is true"],
+      ['file#/etc/c', 'control: the if expression (false) is false'],
+      ['exec#d', 'kept'],
+    ])
+  })
+  it('still reports unknown keys of a skipped resource, and wants a boolean', () => {
+    expect(errors(exec('a', 'colour: red\ncontrol:\n  if: false'))).toMatch(/unknown property "colour" for an exec resource/)
+    expect(errors(exec('a', 'control:\n  if: "1 + 1"'))).toMatch(/control\.if must give a boolean, got int 2/)
+    expect(errors(exec('a', 'control:\n  when: true'))).toMatch(/unknown key "control\.when"/)
+  })
+})
+
+describe('health_checks', () => {
+  it('decodes nagios checks with their defaults', () => {
+    const c = ok(file('/etc/a', 'health_checks:\n  - command: /usr/lib/nagios/plugins/check_disk -w 10%\n  - name: web\n    command: "check_http -H \'local host\'"\n    tries: 3\n    try_sleep: 2s\n    timeout: 5s'))
+    expect(c.links.get('file#/etc/a')?.healthChecks).toEqual([
+      { name: '/usr/lib/nagios/plugins/check_disk -w 10%', argv: ['/usr/lib/nagios/plugins/check_disk', '-w', '10%'], timeoutMs: 60_000, tries: 1, trySleepMs: 1000 },
+      { name: 'web', argv: ['check_http', '-H', 'local host'], timeoutMs: 5000, tries: 3, trySleepMs: 2000 },
+    ])
+  })
+  it.each([
+    ['health_checks:\n  - name: x', /health_checks\[0\] needs a command/],
+    ['health_checks:\n  - command: a\n    tries: 0', /health_checks\[0\]\.tries must be a whole number of at least 1/],
+    ['health_checks:\n  - command: a\n    try_sleep: soon', /health_checks\[0\]\.try_sleep "soon" is not a positive duration/],
+    ['health_checks:\n  - goss_rules: {}', /Goss rules are not supported by plait/],
+    ['health_checks:\n  - command: "a \'b"', /health_checks\[0\]\.command cannot be run: Unterminated single-quoted string/],
+    ['health_checks:\n  - command: a\n    colour: red', /unknown key "colour" in health_checks\[0\]/],
+  ])('%s', (extra, message) => {
+    expect(errors(file('/etc/a', extra))).toMatch(message)
+  })
+})
