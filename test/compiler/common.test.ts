@@ -27,11 +27,11 @@ describe('require and subscribe', () => {
   it('refuse a later resource, an unknown one and the resource itself, at the reference', () => {
     const es = errors(exec('first', 'require: [exec#second]') + exec('second', 'require: [exec#nope, exec#second]'))
     expect(es).toMatch(/m\.yaml:6:23: exec#first: require: exec#second comes later in the manifest; resources run in manifest order/)
-    expect(es).toMatch(/m\.yaml:10:23: exec#second: require: no resource exec#nope in this manifest\n  hint: refer to a resource as type#name, or by its alias/)
+    expect(es).toMatch(/m\.yaml:10:23: exec#second: require: no resource exec#nope in this manifest\n {2}hint: refer to a resource as type#name, or by its alias/)
     expect(es).toMatch(/require: exec#second is this resource itself/)
   })
   it('refuse subscribe on a type that does not refresh, and a taken alias', () => {
-    expect(errors(file('/etc/a') + file('/etc/b', 'subscribe: [file#/etc/a]'))).toMatch(/subscribe is for exec and service resources, not file\n  hint: to order this resource after another, use require/)
+    expect(errors(file('/etc/a') + file('/etc/b', 'subscribe: [file#/etc/a]'))).toMatch(/subscribe is for exec and service resources, not file\n {2}hint: to order this resource after another, use require/)
     expect(errors(file('/etc/a', 'alias: x') + file('/etc/b', 'alias: x'))).toMatch(/alias x is already the alias of file#\/etc\/a/)
   })
   it('refuse a reference list of the wrong shape', () => {
