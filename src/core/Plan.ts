@@ -102,6 +102,13 @@ export const ExecResourcePlan = t.intersection([
     observed: Observed,
     steps: t.array(ExecRun),
   }),
+  t.partial({
+    /**
+     * For a command its creates or guards skip at plan time: the step to run if, at its turn, their
+     * answer has changed (an earlier resource may have removed the creates file, say).
+     */
+    recheck: ExecRun,
+  }),
   Links,
 ])
 export type ExecResourcePlan = t.TypeOf<typeof ExecResourcePlan>

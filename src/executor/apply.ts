@@ -250,6 +250,14 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     // A subscriber refreshes when a subscribed resource changed in this run, whatever its guards
     // say; a refresh-only step does not run otherwise. Other commands ask their guards again at
     // their turn: an earlier step may have changed the answer.
+    if (Plan.isExec(r) && r.steps.length === 0 && r.recheck !== undefined && error === undefined) {
+      const now = await Guards.evaluate(r.recheck.guards, machine, await runnerOf(machine, options))
+      if (E.isLeft(now)) error = now.left
+      else if (ExecPlan.skipReason(r.recheck.guards, now.right) === undefined) {
+        steps = [r.recheck]
+        notes.push(`runs now: when the plan was made it was ${r.observed.summary}; its guards say otherwise at its turn`)
+      }
+    }
     const execStep = Plan.isExec(r) ? r.steps[0] : undefined
     const triggeredBy = (execStep?.subscribe ?? []).filter((id) => outcomeOf(id) === 'changed')
     if (execStep !== undefined && triggeredBy.length > 0) notes.push(`refreshed: ${triggeredBy.join(', ')} changed`)

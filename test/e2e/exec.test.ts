@@ -30,7 +30,7 @@ describe('exec', () => {
             returns: [3]
             logoutput: true
         - guarded:
-            command: /bin/false
+            command: /usr/bin/touch ${s.at('/tmp/guarded')}
             onlyif: test -e ${marker}
         - unlessed:
             command: /usr/bin/touch ${s.at('/tmp/unlessed')}
@@ -55,6 +55,8 @@ describe('exec', () => {
     expect(a.stdout).toMatch(/changed +exec#echo "it's \$HOME": no creates or guards: it runs every time\n +output: it's \$HOME/)
     expect(a.stdout).toMatch(/changed +exec#pipeline: .*\n +output: ONE/)
     expect(a.stdout).toMatch(/stable +exec#unlessed: not run: unless guard exited 0 now; when the plan was made it would have run/)
+    expect(a.stdout).toMatch(/changed +exec#guarded: runs now: when the plan was made it was skipped: onlyif guard exited non-zero; its guards say otherwise at its turn/)
+    expect(fs.existsSync(s.at('/tmp/guarded'))).toBe(true)
     expect(a.stdout).toContain('Ran and cannot be undone:\n  exec#make-marker: run /usr/bin/touch')
     expect(fs.existsSync(marker)).toBe(true)
     expect(fs.existsSync(s.at('/tmp/unlessed'))).toBe(false)
@@ -62,6 +64,28 @@ describe('exec', () => {
 
     const again = await plait(['plan', m, '--root', s.root])
     expect(again.stdout).toContain('  exec#make-marker: skipped: creates /tmp/marker exists')
+  })
+
+  it('runs a command its creates skipped at plan time when an earlier resource removed the creates file', async () => {
+    const s = sandbox()
+    fs.mkdirSync(s.at('/opt'))
+    fs.writeFileSync(s.at('/opt/installed'), 'yes\n')
+    const m = s.manifest(`ccm:
+  resources:
+    - file:
+        - /opt/installed:
+            ensure: absent
+    - exec:
+        - install:
+            command: /usr/bin/touch ${s.at('/opt/installed')}
+            creates: /opt/installed
+`)
+    const p = await plait(['plan', m, '--root', s.root])
+    expect(p.stdout).toContain('  exec#install: skipped: creates /opt/installed exists')
+    const a = await plait(['apply', m, '--root', s.root, ...state])
+    expect(a.code, show(a)).toBe(0)
+    expect(a.stdout).toMatch(/changed +exec#install: runs now: when the plan was made it was skipped: creates \/opt\/installed exists; its guards say otherwise at its turn/)
+    expect(fs.existsSync(s.at('/opt/installed'))).toBe(true)
   })
 
   it('fails a command whose exit is not accepted, with its stderr, and goes on with the rest', async () => {

@@ -114,7 +114,9 @@ export const plan = (spec: ExecSpec, s: ExecStatus, subscription: Subscription =
       steps: [{ ...stepOf(spec, `refresh: ${when}`), ...subscribe, when: [...subscription.changing], noop: 'Would have executed via subscribe' }],
     }
   }
-  return { ...base, action: 'none', observed: { summary: `skipped: ${d.reason}`, digest: Digest.ofValue(s) }, steps: [] }
+  // Skipped by creates or a guard: apply asks them again at its turn, and runs it if they changed their answer.
+  const recheck = spec.refreshOnly ? {} : { recheck: { ...stepOf(spec, `its guards' answer changed since the plan (then: ${d.reason})`), ...subscribe } }
+  return { ...base, action: 'none', observed: { summary: `skipped: ${d.reason}`, digest: Digest.ofValue(s) }, steps: [], ...recheck }
 }
 
 /** Why the command should not run now, by its guards' answers (undefined: it runs). */
