@@ -44,23 +44,16 @@ export type HealthCheck = t.TypeOf<typeof HealthCheck>
 export const Links = t.partial({ require: t.array(t.string), subscribe: t.array(t.string), healthChecks: t.array(HealthCheck) })
 export type Links = t.TypeOf<typeof Links>
 
+/** The fields every observed resource's plan has: its id (`type#name`), name, where it is declared (`file:line:col`), action and what was observed. */
+const head = { id: t.string, name: t.string, at: t.string, action: Action, observed: Observed }
+
 /**
  * A file resource's plan. With `deferred`, its content is known only at apply: `steps` is empty,
  * `action` is `create` or `update` by whether the path exists, and the executor plans the resource
  * at its turn.
  */
 export const FileResourcePlan = t.intersection([
-  t.type({
-    id: t.string,
-    type: t.literal('file'),
-    name: t.string,
-    /** Where the resource is declared: `file:line:col`. */
-    at: t.string,
-    action: Action,
-    desired: FileDesired,
-    observed: Observed,
-    steps: t.array(FileStep),
-  }),
+  t.type({ ...head, type: t.literal('file'), desired: FileDesired, steps: t.array(FileStep) }),
   t.partial({ deferred: Deferred }),
   Links,
 ])
@@ -71,17 +64,7 @@ export type FileResourcePlan = t.TypeOf<typeof FileResourcePlan>
  * `inputs.providers`; `desired` holds the writable attributes the manifest set; at most one step.
  */
 export const LibralResourcePlan = t.intersection([
-  t.type({
-    id: t.string,
-    type: t.string,
-    provider: t.string,
-    name: t.string,
-    at: t.string,
-    action: Action,
-    desired: t.record(t.string, LibralValue),
-    observed: Observed,
-    steps: t.array(LibralUpdate),
-  }),
+  t.type({ ...head, type: t.string, provider: t.string, desired: t.record(t.string, LibralValue), steps: t.array(LibralUpdate) }),
   Links,
 ])
 export type LibralResourcePlan = t.TypeOf<typeof LibralResourcePlan>
@@ -93,13 +76,9 @@ export type LibralResourcePlan = t.TypeOf<typeof LibralResourcePlan>
  */
 export const ExecResourcePlan = t.intersection([
   t.type({
-    id: t.string,
+    ...head,
     type: t.literal('exec'),
-    name: t.string,
-    at: t.string,
-    action: Action,
     desired: t.type({ line: t.string, provider: t.keyof({ posix: null, shell: null }), returns: t.array(t.number) }),
-    observed: Observed,
     steps: t.array(ExecRun),
   }),
   t.partial({

@@ -8,17 +8,12 @@ import { execa } from 'execa'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../core/Fault.js'
 import * as Errno from './Errno.js'
+import type * as Runner from './Runner.js'
 
 // model
 
-export interface Exit {
-  /** The exit status, undefined when a signal ended the process. */
-  readonly exitCode: number | undefined
-  readonly signal: string | undefined
-  readonly stdout: string
-  readonly stderr: string
-  readonly durationMs: number
-}
+/** How a process ended (the runner interface's Exit: the exit status, or the signal, and what it printed). */
+export type Exit = Runner.Exit
 
 export interface Options {
   readonly args: ReadonlyArray<string>
