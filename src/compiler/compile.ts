@@ -214,11 +214,14 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     }
   }
   // A defaults entry's keys are checked even when no resource follows it to use them.
+  const typeKeys: Readonly<Record<string, ReadonlyArray<string>>> = { file: FileSpec.keys, exec: ExecSpec.keys }
   for (const d of m.defaults) {
-    if (d.type !== 'file') continue
+    const own = typeKeys[d.type]
+    if (own === undefined) continue // a libral type's attributes are checked against its provider, per resource
+    const allowed = [...own, ...Common.keys, 'register_when_stable']
     for (const e of d.props) {
-      if (!(FileSpec.keys as ReadonlyArray<string>).includes(e.key)) {
-        problems.push(Diagnostic.make('UnknownKey', `unknown property "${e.key}" in file defaults`, { at: e.keyAt, hint: `allowed: ${FileSpec.keys.join(', ')}` }))
+      if (!allowed.includes(e.key)) {
+        problems.push(Diagnostic.make('UnknownKey', `unknown property "${e.key}" in ${d.type} defaults`, { at: e.keyAt, hint: `allowed: ${allowed.join(', ')}` }))
       }
     }
   }

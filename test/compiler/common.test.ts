@@ -39,6 +39,16 @@ describe('require and subscribe', () => {
   })
 })
 
+describe('defaults', () => {
+  it('take the common properties, and name an unknown key of exec defaults once', () => {
+    const c = ok(file('/etc/a') + `    - exec:\n        - defaults:\n            require: [file#/etc/a]\n            timeout: 10s\n        - x:\n            command: /bin/true\n`)
+    expect(c.links.get('exec#x')?.require).toEqual(['file#/etc/a'])
+    const es = errors(`    - exec:\n        - defaults:\n            colour: red\n        - x:\n            command: /bin/true\n        - y:\n            command: /bin/true\n`)
+    expect(es.match(/unknown property "colour"/g)).toHaveLength(1)
+    expect(es).toMatch(/unknown property "colour" in exec defaults/)
+  })
+})
+
 describe('control', () => {
   it('skips a resource whose if is false or whose unless is true, and never resolves its properties', () => {
     const c = ok(
