@@ -2,6 +2,7 @@
 // health checks of its resources (those its control does not skip). Nothing is observed, planned
 // or changed. The exit code follows the nagios convention, so a monitoring system can run it as a
 // plugin: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (also for a manifest that does not compile).
+import { realpath, stat } from 'node:fs/promises'
 import { Command, CommanderError } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Health from '../executor/health.js'
@@ -39,7 +40,18 @@ export const register = (program: Command): void => {
     .option('--provider-path <dir>', 'look for libral providers in DIR/providers first (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--json', 'print the results as JSON')
     .action(async (manifest: string, o: Flags) => {
-      const machine = Posix.make(o.root !== undefined ? { root: o.root } : {})
+      let root: string | undefined
+      if (o.root !== undefined) {
+        try {
+          root = await realpath(o.root)
+          if (!(await stat(root)).isDirectory()) throw new Error('not a directory')
+        } catch {
+          process.stderr.write(`error: --root ${o.root}: not an existing directory\n`)
+          process.stdout.write('UNKNOWN: bad --root\n')
+          return exit(3)
+        }
+      }
+      const machine = Posix.make(root !== undefined ? { root } : {})
       const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), assignments: o.fact }
       const catalog = await compileManifest(manifest, machine, source, { providerPath: o.providerPath, session: quietSession(machine.root) }, (ds) => process.stderr.write(Render.warnings(ds)))
       if (E.isLeft(catalog)) {
