@@ -44,6 +44,10 @@ export const plan = (p: Plan.Plan, options: { readonly verbose?: boolean } = {})
     if (Plan.isExec(r)) {
       // Commands are always listed: whether one runs is what a reviewer wants to see.
       const s = r.steps[0]
+      if (r.deferred !== undefined) {
+        lines.push(`${Plan.symbol(r.action)} ${r.id}\n    (${r.observed.summary})`, '')
+        continue
+      }
       lines.push(s === undefined ? `  ${r.id}: ${r.observed.summary}` : `${Plan.symbol(r.action)} ${r.id}\n    exec.run (${s.provider}): ${s.line}\n      ${r.observed.summary}`, '')
       continue
     }

@@ -103,7 +103,7 @@ const decodeResource = (
     (!(types as ReadonlyArray<string>).includes(raw.type) ? LibralSpec.isType(registry, raw.type) : provider !== undefined && provider.includes('::') && LibralSpec.named(registry, raw.type, provider) !== undefined)
   if (viaLibral) return LibralSpec.decode(raw, scope, registry)
   if (raw.type === 'file') return FileSpec.decode(raw, scope, baseDir, deferral)
-  if (raw.type === 'exec') return ExecSpec.decode(raw, scope)
+  if (raw.type === 'exec') return ExecSpec.decode(raw, scope, baseDir, deferral)
   return undefined
 }
 

@@ -1,6 +1,7 @@
 // plan: Catalog × observations → Plan body (pure). Same inputs, byte-identical plan.
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Deferred from '../core/Deferred.js'
+import type * as Step from '../core/Step.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Plan from '../core/Plan.js'
 import * as PosixPath from '../core/PosixPath.js'
@@ -28,6 +29,8 @@ export interface Observations {
   readonly managed: ReadonlyMap<string, Uint8Array>
   /** What each exec resource's creates and guards said, by resource id. */
   readonly exec: ReadonlyMap<string, ExecPlan.ExecStatus>
+  /** Deferred execs worked out with the machine's current files: the step and what its guards said. */
+  readonly execNow?: ReadonlyMap<string, { readonly step: Step.ExecRun; readonly status: ExecPlan.ExecStatus }>
 }
 
 /** What stands at a parent path: a directory, nothing, or something else (a file, a symlink). */
@@ -130,7 +133,7 @@ const planDeferredOrNow = (
 }
 
 /** True when a planned resource may change something in this run (so it can trigger a subscriber). */
-const changes = (r: Plan.ResourcePlan): boolean => r.steps.length > 0 || Plan.isDeferred(r)
+const changes = (r: Plan.ResourcePlan): boolean => r.steps.length > 0 || Plan.isDeferred(r) || (Plan.isExec(r) && r.deferred !== undefined)
 
 /** A resource's plan with its links (only those it has). */
 const withLinks = (r: Plan.ResourcePlan, l: Links | undefined): Plan.ResourcePlan =>
@@ -165,7 +168,12 @@ export const plan = (
       const status = obs.exec.get(spec.id)
       if (status === undefined) throw new Error(`invariant: no observation for ${spec.id}`)
       const ids = catalog.links.get(spec.id)?.subscribe ?? []
-      push(ExecPlan.plan(spec, status, { ids, changing: ids.filter((id) => resources.some((r) => r.id === id && changes(r))) }))
+      const subscription = { ids, changing: ids.filter((id) => resources.some((r) => r.id === id && changes(r))) }
+      // A deferred exec is known now when the resources managing the files it reads change nothing.
+      const now = obs.execNow?.get(spec.id)
+      const settled = spec.deferred !== undefined && now !== undefined && spec.deferred.after.every((id) => resources.some((r) => r.id === id && !changes(r)))
+      const head = ExecPlan.headOf(spec)
+      push(settled ? ExecPlan.planStep({ ...head, desired: { ...head.desired, line: now.step.line } }, now.step, spec.refreshOnly, now.status, subscription) : ExecPlan.plan(spec, status, subscription))
       continue
     }
     if (spec._tag === 'libral') {

@@ -42,7 +42,25 @@ export const Deferred = t.intersection([
 ])
 export type Deferred = t.TypeOf<typeof Deferred>
 
+/** The exec properties that can wait for apply, as templates. */
+export const ExecTemplates = t.partial({ command: t.string, cwd: t.string, creates: t.string, onlyif: t.string, unless: t.string, environment: t.array(t.string) })
+export type ExecTemplates = t.TypeOf<typeof ExecTemplates>
+
+/** An exec resource whose command, cwd, environment, creates or guards read a file an earlier resource manages. */
+export const DeferredExec = t.type({
+  at: t.string,
+  after: t.array(t.string),
+  managed: t.record(t.string, t.string),
+  snapshot: Snapshot,
+  templates: ExecTemplates,
+})
+export type DeferredExec = t.TypeOf<typeof DeferredExec>
+
 // guards
+
+/** A one-line description of a deferred exec for plans and reports. */
+export const describeExec = (d: DeferredExec): string =>
+  `known after apply: its ${Object.keys(d.templates).sort().join(', ')} read${Object.keys(d.templates).length === 1 ? 's' : ''} ${Object.keys(d.managed).sort().join(', ')}, managed by ${d.after.join(', ')}`
 
 /** A one-line description for plans and reports. */
 export const describe = (d: Deferred): string =>

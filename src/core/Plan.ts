@@ -4,7 +4,7 @@
 // `resources` keep manifest order; a resource's `action` is derived from its steps; `hash` is the
 // sha256 of the canonical JSON of the plan without `hash` (owned by src/planfile).
 import * as t from 'io-ts'
-import { Deferred } from './Deferred.js'
+import { Deferred, DeferredExec } from './Deferred.js'
 import { Content, ExecRun, FileStep, LibralUpdate, LibralValue, Principal, Step } from './Step.js'
 
 // model
@@ -87,6 +87,12 @@ export const ExecResourcePlan = t.intersection([
      * answer has changed (an earlier resource may have removed the creates file, say).
      */
     recheck: ExecRun,
+    /**
+     * Properties that read a file an earlier resource manages: `steps` is empty, and the executor
+     * renders the templates at its turn into `base` (the step with the other properties), then
+     * decides with refresh_only, its subscriptions and its guards.
+     */
+    deferred: t.intersection([DeferredExec, t.type({ refreshOnly: t.boolean, base: ExecRun })]),
   }),
   Links,
 ])
@@ -192,7 +198,7 @@ export const isExec = (r: ResourcePlan): r is ExecResourcePlan => r.type === 'ex
 export const isFile = (r: ResourcePlan): r is FileResourcePlan => r.type === 'file' && !isLibral(r) && !isSkipped(r)
 
 /** True when a plan would change nothing. */
-export const isEmpty = (p: Body): boolean => p.resources.every((r) => r.steps.length === 0 && !isDeferred(r))
+export const isEmpty = (p: Body): boolean => p.resources.every((r) => r.steps.length === 0 && !isDeferred(r) && !(isExec(r) && r.deferred !== undefined))
 
 /** True for a resource whose changes are known only at apply. */
 export const isDeferred = (r: ResourcePlan): r is FileResourcePlan & { deferred: Deferred } => isFile(r) && r.deferred !== undefined

@@ -186,6 +186,8 @@ const noopRun = async (machine: Machine, plan: Plan.Plan, options: Options, acco
   const resources: ResourceReport[] = plan.resources.map((r) =>
     Plan.isSkipped(r)
       ? { id: r.id, outcome: 'skipped', messages: [r.skipped] }
+      : Plan.isExec(r) && r.deferred !== undefined
+        ? { id: r.id, outcome: 'changed', messages: [`${r.observed.summary}; would be worked out and decided at its turn`] }
       : Plan.isDeferred(r)
       ? { id: r.id, outcome: 'changed', messages: [`${DeferredM.describe(r.deferred)}; would be worked out and planned at its turn`] }
       : r.steps.length === 0
@@ -258,7 +260,31 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         notes.push(`runs now: when the plan was made it was ${r.observed.summary}; its guards say otherwise at its turn`)
       }
     }
-    const execStep = Plan.isExec(r) ? r.steps[0] : undefined
+    // A deferred exec is worked out now; then refresh_only, its subscriptions and its guards decide.
+    if (Plan.isExec(r) && r.deferred !== undefined && error === undefined) {
+      const worked = await Deferred.resolveExec(machine, { ...r, deferred: r.deferred })
+      if (E.isLeft(worked)) error = `cannot work out the deferred command: ${worked.left}`
+      else {
+        notes.push(`worked out at its turn: ${worked.right.line}`)
+        // (its reason is set below, once refresh_only, subscriptions and guards have decided)
+        const triggered = (worked.right.subscribe ?? []).some((id) => outcomeOf(id) === 'changed')
+        if (r.deferred.refreshOnly && !triggered) notes.push('not run: refresh_only, and no subscribed resource changed')
+        else if (triggered) {
+          steps = [{ ...worked.right, reason: 'a subscribed resource changed' }]
+          notes.push('refreshed: a subscribed resource changed')
+        }
+        else {
+          const now = await Guards.evaluate(worked.right.guards, machine, await runnerOf(machine, options))
+          if (E.isLeft(now)) error = now.left
+          else {
+            const why = ExecPlan.skipReason(worked.right.guards, now.right)
+            if (why === undefined) steps = [{ ...worked.right, reason: ExecPlan.runReason(worked.right.guards) }]
+            else notes.push(`not run: ${why}`)
+          }
+        }
+      }
+    }
+    const execStep = Plan.isExec(r) && r.deferred === undefined ? r.steps[0] : undefined
     const triggeredBy = (execStep?.subscribe ?? []).filter((id) => outcomeOf(id) === 'changed')
     if (execStep !== undefined && triggeredBy.length > 0) notes.push(`refreshed: ${triggeredBy.join(', ')} changed`)
     else if (execStep?.when !== undefined) {

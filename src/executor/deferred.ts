@@ -8,7 +8,9 @@ import * as Fault from '../core/Fault.js'
 import * as Mode from '../core/Mode.js'
 import type * as Plan from '../core/Plan.js'
 import type { Accounts } from '../core/Probe.js'
+import type * as Step from '../core/Step.js'
 import type { FileStep } from '../core/Step.js'
+import * as ExecDeferred from '../types/exec/deferred.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as DeferredContent from '../types/file/deferred.js'
 import * as FilePlan from '../types/file/plan.js'
@@ -32,7 +34,7 @@ const readManaged = async (machine: Machine, path: string): Promise<E.Either<str
 }
 
 /** Reads every managed file a deferred value reads, by the relative path it reads it as. */
-export const readAll = async (machine: Machine, d: Deferred.Deferred): Promise<E.Either<string, Map<string, Uint8Array>>> => {
+export const readAll = async (machine: Machine, d: { readonly managed: Readonly<Record<string, string>> }): Promise<E.Either<string, Map<string, Uint8Array>>> => {
   const out = new Map<string, Uint8Array>()
   for (const [rel, path] of Object.entries(d.managed)) {
     const b = await readManaged(machine, path)
@@ -69,4 +71,12 @@ export const resolve = async (machine: Machine, r: Plan.FileResourcePlan & { rea
   if (E.isLeft(planned)) return E.left(planned.left.message)
   const note = d.property === 'source' ? `content read from ${d.path} (${want.data.length} bytes), after ${d.after.join(', ')}` : `content worked out after ${d.after.join(', ')} (${want.data.length} bytes)`
   return E.right({ steps: planned.right.steps, desired: planned.right.desired, note })
+}
+
+/** Works out a deferred exec's command at its turn, from the managed files as they are now. */
+export const resolveExec = async (machine: Machine, r: Plan.ExecResourcePlan & { readonly deferred: NonNullable<Plan.ExecResourcePlan['deferred']> }): Promise<E.Either<string, Step.ExecRun>> => {
+  const read = await readAll(machine, r.deferred)
+  if (E.isLeft(read)) return read
+  const texts = DeferredContent.textsOf(r.deferred.managed, read.right)
+  return E.isLeft(texts) ? texts : ExecDeferred.workOut(r.deferred, texts.right)
 }

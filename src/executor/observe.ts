@@ -14,7 +14,10 @@ import type { FileSpec } from '../types/file/Spec.js'
 import * as Status from '../types/file/Status.js'
 import type { Session } from '../interpreters/libral/Session.js'
 import type { Runner } from '../interpreters/Runner.js'
+import type { ExecRun } from '../core/Step.js'
+import * as ExecDeferred from '../types/exec/deferred.js'
 import * as ExecPlan from '../types/exec/plan.js'
+import * as DeferredContent from '../types/file/deferred.js'
 import * as Guards from './guards.js'
 import type * as Resource from '../libral/Resource.js'
 
@@ -115,11 +118,33 @@ export const observeLibral = async (catalog: Catalog, session: Session | undefin
  * Evaluates each exec resource's creates and guards, in manifest order, one at a time (guards are
  * commands: running them in parallel could make them disagree with a sequential apply).
  */
-export const observeExec = async (catalog: Catalog, machine: Machine, runner: Runner | undefined): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Map<string, ExecPlan.ExecStatus>>> => {
+export const observeExec = async (
+  catalog: Catalog,
+  machine: Machine,
+  runner: Runner | undefined,
+): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, { statuses: Map<string, ExecPlan.ExecStatus>; now: Map<string, WorkedOut> }>> => {
   const out = new Map<string, ExecPlan.ExecStatus>()
+  const now = new Map<string, WorkedOut>()
   const problems: Diagnostic.Diagnostic[] = []
   for (const spec of CatalogM.execs(catalog)) {
-    if (spec.creates === undefined && spec.onlyif === undefined && spec.unless === undefined) {
+    // A deferred exec whose files already hold text: worked out and asked now, in case the
+    // resources that manage them change nothing (then the plan can decide it; see Planner).
+    if (spec.deferred !== undefined && runner !== undefined) {
+      const d = { ...spec.deferred, refreshOnly: spec.refreshOnly, base: ExecPlan.stepOf(spec, '') }
+      const bytes = new Map<string, Uint8Array>()
+      for (const [rel, path] of Object.entries(d.managed)) {
+        const p = await machine.probe(path, { contentUnless: '', contentLimit: managedReadLimit })()
+        if (E.isRight(p) && p.right._tag === 'File' && p.right.probe.content !== undefined) bytes.set(rel, p.right.probe.content)
+      }
+      const texts = bytes.size === Object.keys(d.managed).length ? DeferredContent.textsOf(d.managed, bytes) : undefined
+      const step = texts === undefined || E.isLeft(texts) ? undefined : ExecDeferred.workOut(d, texts.right)
+      if (step !== undefined && E.isRight(step)) {
+        const s = await Guards.evaluate(step.right.guards, machine, runner)
+        if (E.isRight(s)) now.set(spec.id, { step: step.right, status: s.right })
+      }
+    }
+    // A deferred exec's guards are asked at its turn, once their templates can be rendered.
+    if ((spec.creates === undefined && spec.onlyif === undefined && spec.unless === undefined) || spec.deferred !== undefined) {
       out.set(spec.id, {})
       continue
     }
@@ -128,7 +153,13 @@ export const observeExec = async (catalog: Catalog, machine: Machine, runner: Ru
     if (E.isLeft(s)) problems.push(Diagnostic.make('Observe', s.left, { at: spec.at, resource: spec.id }))
     else out.set(spec.id, s.right)
   }
-  return problems.length > 0 ? E.left(problems) : E.right(out)
+  return problems.length > 0 ? E.left(problems) : E.right({ statuses: out, now })
+}
+
+/** A deferred exec worked out with the machine's current files: its step and what its guards said. */
+export interface WorkedOut {
+  readonly step: ExecRun
+  readonly status: ExecPlan.ExecStatus
 }
 
 /** Observes the whole catalog: accounts, source files, then every resource's path; `inline` gives inline contents' bytes. */
@@ -161,7 +192,7 @@ export const observe = async (
   if (problems.length > 0 || E.isLeft(found) || E.isLeft(exec)) return E.left(problems)
   const parents = await observeParents(machine, files, statuses)
   const managed = await observeManaged(machine, files)
-  return E.right({ statuses, sources: sources.right, accounts: accounts.right, parents, found: found.right, managed, exec: exec.right })
+  return E.right({ statuses, sources: sources.right, accounts: accounts.right, parents, found: found.right, managed, exec: exec.right.statuses, execNow: exec.right.now })
 }
 
 /**

@@ -90,3 +90,28 @@ describe('deferred values', () => {
     expect(Catalog.files(elsewhere)[1]!.content).toEqual({ _tag: 'Inline', text: 'stale on disk' })
   })
 })
+
+describe('deferred exec properties', () => {
+  const inputs: Inputs = { root: '/srv/root', readFile: reader({ 'app/cmd': 'stale' }) }
+  const base = file('/etc/app/cmd', 'content: "/usr/bin/id"')
+  it('defers each property that reads a managed file, keeping its template, and checks the others now', () => {
+    const c = ok(
+      manifest(base) +
+        `    - exec:\n        - x:\n            command: "{{ readFile('app/cmd') }} -u"\n            unless: "{{ readFile('app/cmd') }}"\n            environment: ["A={{ readFile('app/cmd') }}", "B=2"]\n            timeout: 5s\n`,
+      inputs,
+    )
+    const x = Catalog.execs(c)[0]!
+    expect(x.deferred).toEqual({
+      at: expect.stringMatching(/^m\.yaml:\d+:\d+$/),
+      after: ['file#/etc/app/cmd'],
+      managed: { 'app/cmd': '/etc/app/cmd' },
+      snapshot: { roots: { facts: {}, data: {}, environ: {} }, files: {} },
+      templates: { command: "{{ readFile('app/cmd') }} -u", unless: "{{ readFile('app/cmd') }}", environment: ["A={{ readFile('app/cmd') }}", 'B=2'] },
+    })
+    expect(x.timeoutMs).toBe(5000)
+  })
+  it('still refuses what is wrong in the properties that are known now', () => {
+    const r = run(manifest(base) + `    - exec:\n        - x:\n            command: "{{ readFile('app/cmd') }}"\n            timeout: soon\n`, inputs)
+    expect(E.isLeft(r) && r.left.map(Diagnostic.render).join('\n')).toMatch(/timeout "soon" is not a positive duration/)
+  })
+})

@@ -66,6 +66,33 @@ describe('deferred values', () => {
     expect(fs.readFileSync(s.at('/etc/app/copy.conf'), 'utf8')).toBe('port = 9090\n')
   })
 
+  it('an exec whose command reads a managed file is worked out at its turn, and decided at plan time once that file settles', async () => {
+    const s = setup()
+    const marker = s.at('/ran')
+    const m = s.write(`ccm:
+  resources:
+    - file:
+        - /etc/app/cmd:
+            content: "/usr/bin/touch ${marker}"
+${attrs}    - exec:
+        - from-file:
+            command: "{{ readFile('app/cmd') }}"
+            creates: /ran
+`)
+    const p = await plait(['plan', m, '--root', s.root])
+    expect(p.stdout).toContain('! exec#from-file\n    (known after apply: its command reads app/cmd, managed by file#/etc/app/cmd)')
+    const a = await plait(['apply', m, '--root', s.root, '--state-dir', '/var/lib/plait'])
+    expect(a.code, show(a)).toBe(0)
+    expect(a.stdout).toMatch(new RegExp(`changed +exec#from-file: worked out at its turn: /usr/bin/touch ${marker}\\n +creates /ran does not exist`))
+    expect(fs.existsSync(marker)).toBe(true)
+    const settled = await plait(['plan', m, '--root', s.root, '--detailed-exitcode'])
+    expect(settled.code, show(settled)).toBe(0)
+    expect(settled.stdout).toContain('  exec#from-file: skipped: creates /ran exists')
+    fs.rmSync(marker)
+    const again = await plait(['plan', m, '--root', s.root])
+    expect(again.stdout).toContain(`! exec#from-file\n    exec.run (posix): /usr/bin/touch ${marker}\n      would run: creates /ran does not exist`)
+  })
+
   it('apply --noop says a deferred value would be worked out, and changes nothing', async () => {
     const s = setup()
     const p = await plait(['plan', s.write(manifest(1)), '--root', s.root, '--out', s.plan])

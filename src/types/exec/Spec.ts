@@ -7,6 +7,8 @@ import type { Position } from '../../core/Position.js'
 import * as ResourceId from '../../core/ResourceId.js'
 import { renderString, renderValue, type RawResource, type Scope } from '../../manifest/Manifest.js'
 import * as Node from '../../manifest/Node.js'
+import type * as Deferred from '../../core/Deferred.js'
+import * as Defer from '../common/Defer.js'
 import * as Words from './Words.js'
 
 // model
@@ -40,6 +42,8 @@ export interface ExecSpec {
   readonly refreshOnly: boolean
   /** Report the command's output lines. */
   readonly logoutput: boolean
+  /** Properties that read a file an earlier resource manages: worked out at apply (their values above are placeholders). */
+  readonly deferred?: Deferred.DeferredExec
 }
 
 /** Properties the exec type accepts (`refresh_only` and `refreshonly` are the same). */
@@ -80,7 +84,7 @@ export const commandProblem = (provider: Provider, line: string): string | undef
 }
 
 /** Decodes and validates an exec resource. */
-export const decode = (raw: RawResource, scope: Scope): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ExecSpec> => {
+export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?: Defer.Deferral): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ExecSpec> => {
   const id = ResourceId.make('exec', raw.name)
   const problems: Diagnostic.Diagnostic[] = []
   const fail = (code: Diagnostic.Code, message: string, at: Position, hint?: string): void => {
@@ -118,6 +122,16 @@ export const decode = (raw: RawResource, scope: Scope): E.Either<ReadonlyArray<D
     }
     return v
   }
+  // A property whose template reads a file an earlier resource manages waits for apply.
+  const probes = new Map<string, Defer.Probed>()
+  const templates: Record<string, string | string[]> = {}
+  const waits = (e: Node.Entry): boolean => {
+    const p = Defer.probe(e.value, scope, baseDir, deferral)
+    if (p === undefined) return false
+    probes.set(e.key, p)
+    templates[e.key] = p.template
+    return true
+  }
   let provider: Provider = 'posix'
   let providerAt = raw.nameAt
   let command: { value: string; at: Position } | undefined
@@ -142,23 +156,40 @@ export const decode = (raw: RawResource, scope: Scope): E.Either<ReadonlyArray<D
         break
       }
       case 'command': {
+        if (waits(e)) {
+          command = { value: '/bin/true', at: e.value.at }
+          break
+        }
         const v = str(e)
         if (v !== undefined) command = { value: v, at: e.value.at }
         break
       }
       case 'cwd':
-        cwd = absolute(e, 'cwd')
+        if (!waits(e)) cwd = absolute(e, 'cwd')
         break
       case 'creates':
-        creates = absolute(e, 'creates')
+        if (!waits(e)) creates = absolute(e, 'creates')
+        else creates = '/'
         break
       case 'onlyif':
       case 'unless': {
+        if (waits(e)) {
+          guards[e.key] = { value: '/bin/true', at: e.value.at }
+          break
+        }
         const v = str(e)
         if (v !== undefined) guards[e.key] = { value: v, at: e.value.at }
         break
       }
       case 'environment': {
+        if (e.value._tag === 'Seq') {
+          const probed = e.value.items.map((item) => Defer.probe(item, scope, baseDir, deferral))
+          if (probed.some((p) => p !== undefined)) {
+            probed.forEach((p, i) => p !== undefined && probes.set(`environment[${i}]`, p))
+            templates['environment'] = e.value.items.map((item) => (item._tag === 'Scalar' ? item.text : ''))
+            break
+          }
+        }
         const items = strings(e)
         if (items === undefined) break
         for (const item of items) {
@@ -222,6 +253,16 @@ export const decode = (raw: RawResource, scope: Scope): E.Either<ReadonlyArray<D
   }
   if (problems.length > 0) return E.left(problems)
   void providerAt
+  const deferred: Deferred.DeferredExec | undefined =
+    probes.size === 0 || deferral === undefined
+      ? undefined
+      : {
+          at: Defer.atText([...probes.values()][0]!.at),
+          after: [...new Set([...probes.values()].flatMap((p) => [...p.managed.values()].map((m) => m.id)))],
+          managed: Object.fromEntries([...probes.values()].flatMap((p) => [...p.managed].map(([rel, m]) => [rel, m.path]))),
+          snapshot: deferral.snapshot(Defer.mergeReads([...probes.values()].map((p) => p.reads))),
+          templates,
+        }
   return E.right({
     _tag: 'exec',
     id,
@@ -239,5 +280,6 @@ export const decode = (raw: RawResource, scope: Scope): E.Either<ReadonlyArray<D
     ...(creates !== undefined ? { creates } : {}),
     ...(guards.onlyif !== undefined ? { onlyif: guards.onlyif.value } : {}),
     ...(guards.unless !== undefined ? { unless: guards.unless.value } : {}),
+    ...(deferred !== undefined ? { deferred } : {}),
   })
 }

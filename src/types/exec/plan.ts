@@ -8,6 +8,7 @@
 //   refresh_only, no trigger  → skip
 //   otherwise                 → run
 import * as E from 'fp-ts/lib/Either.js'
+import * as Deferred from '../../core/Deferred.js'
 import * as Digest from '../../core/Digest.js'
 import type * as Plan from '../../core/Plan.js'
 import type * as Step from '../../core/Step.js'
@@ -49,16 +50,24 @@ export const commandOf = (spec: ExecSpec, line: string): Step.CommandC => ({
 })
 
 /** The decision table. */
-export const decide = (spec: ExecSpec, s: ExecStatus): Decision => {
-  const skip = skipReason(guardsOf(spec), s)
+export const decide = (spec: ExecSpec, s: ExecStatus): Decision => decideStep(guardsOf(spec), spec.refreshOnly, s)
+
+/** The decision table over a step's guards (what apply has: the step, not the spec). */
+export const decideStep = (g: Step.ExecRun['guards'], refreshOnly: boolean, s: ExecStatus): Decision => {
+  const skip = skipReason(g, s)
   if (skip !== undefined) return { _tag: 'Skip', reason: skip }
-  if (spec.refreshOnly) return { _tag: 'Skip', reason: 'refresh_only, and no subscribed resource changes' }
+  if (refreshOnly) return { _tag: 'Skip', reason: 'refresh_only, and no subscribed resource changes' }
+  return { _tag: 'Run', reason: runReason(g) }
+}
+
+/** Why a command whose guards all pass runs. */
+export const runReason = (g: Step.ExecRun['guards']): string => {
   const why = [
-    spec.creates !== undefined ? `creates ${spec.creates} does not exist` : undefined,
-    spec.onlyif !== undefined ? 'onlyif passed' : undefined,
-    spec.unless !== undefined ? 'unless guard exited non-zero' : undefined,
+    g.creates !== undefined ? `creates ${g.creates} does not exist` : undefined,
+    g.onlyif !== undefined ? 'onlyif passed' : undefined,
+    g.unless !== undefined ? 'unless guard exited non-zero' : undefined,
   ].filter((x): x is string => x !== undefined)
-  return { _tag: 'Run', reason: why.length === 0 ? 'no creates or guards: it runs every time' : why.join(', ') }
+  return why.length === 0 ? 'no creates or guards: it runs every time' : why.join(', ')
 }
 
 /** The guards of a spec, as commands: what plan and apply evaluate. */
@@ -93,30 +102,52 @@ export interface Subscription {
  * refresh ("runs if file#/etc/app.conf changes"), which the executor decides from what changed.
  */
 export const plan = (spec: ExecSpec, s: ExecStatus, subscription: Subscription = { ids: [], changing: [] }): Plan.ExecResourcePlan => {
-  const d = decide(spec, s)
-  const base = {
-    id: spec.id,
-    type: 'exec' as const,
-    name: spec.name,
-    at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`,
-    desired: { line: spec.command, provider: spec.provider, returns: [...spec.returns] },
-  }
+  const head = headOf(spec)
   const subscribe = subscription.ids.length > 0 ? { subscribe: [...subscription.ids] } : {}
-  if (d._tag === 'Run') {
-    return { ...base, action: 'run', observed: { summary: `would run: ${d.reason}`, digest: Digest.ofValue(s) }, steps: [{ ...stepOf(spec, d.reason), ...subscribe }] }
+  if (spec.deferred !== undefined) {
+    // Worked out at its turn: nothing of it can be decided now.
+    return {
+      ...head,
+      action: 'run',
+      observed: { summary: Deferred.describeExec(spec.deferred), digest: Digest.ofValue(s) },
+      steps: [],
+      deferred: { ...spec.deferred, refreshOnly: spec.refreshOnly, base: { ...stepOf(spec, 'worked out at its turn'), ...subscribe } },
+    }
   }
+  return planStep(head, stepOf(spec, ''), spec.refreshOnly, s, subscription)
+}
+
+/** The fields of an exec resource's plan that do not depend on what was observed. */
+export const headOf = (spec: ExecSpec) => ({
+  id: spec.id,
+  type: 'exec' as const,
+  name: spec.name,
+  at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`,
+  // A deferred command line is known at apply: the plan shows its template.
+  desired: { line: spec.deferred?.templates.command ?? spec.command, provider: spec.provider, returns: [...spec.returns] },
+})
+
+/**
+ * Plans a command from its step, refresh_only and what its guards said: run, a conditional
+ * refresh, or skipped (with the step kept to run if the guards change their answer by apply).
+ */
+export const planStep = (head: ReturnType<typeof headOf>, step: Step.ExecRun, refreshOnly: boolean, s: ExecStatus, subscription: Subscription): Plan.ExecResourcePlan => {
+  const d = decideStep(step.guards, refreshOnly, s)
+  const subscribe = subscription.ids.length > 0 ? { subscribe: [...subscription.ids] } : {}
+  const digest = Digest.ofValue(s)
+  if (d._tag === 'Run') return { ...head, action: 'run', observed: { summary: `would run: ${d.reason}`, digest }, steps: [{ ...step, reason: d.reason, ...subscribe }] }
   if (subscription.changing.length > 0) {
     const when = `${subscription.changing.join(' or ')} change${subscription.changing.length === 1 ? 's' : ''}`
     return {
-      ...base,
+      ...head,
       action: 'run',
-      observed: { summary: `would run if ${when} (a subscribe refresh); otherwise skipped: ${d.reason}`, digest: Digest.ofValue(s) },
-      steps: [{ ...stepOf(spec, `refresh: ${when}`), ...subscribe, when: [...subscription.changing], noop: 'Would have executed via subscribe' }],
+      observed: { summary: `would run if ${when} (a subscribe refresh); otherwise skipped: ${d.reason}`, digest },
+      steps: [{ ...step, reason: `refresh: ${when}`, ...subscribe, when: [...subscription.changing], noop: 'Would have executed via subscribe' }],
     }
   }
   // Skipped by creates or a guard: apply asks them again at its turn, and runs it if they changed their answer.
-  const recheck = spec.refreshOnly ? {} : { recheck: { ...stepOf(spec, `its guards' answer changed since the plan (then: ${d.reason})`), ...subscribe } }
-  return { ...base, action: 'none', observed: { summary: `skipped: ${d.reason}`, digest: Digest.ofValue(s) }, steps: [], ...recheck }
+  const recheck = refreshOnly ? {} : { recheck: { ...step, reason: `its guards' answer changed since the plan (then: ${d.reason})`, ...subscribe } }
+  return { ...head, action: 'none', observed: { summary: `skipped: ${d.reason}`, digest }, steps: [], ...recheck }
 }
 
 /** Why the command should not run now, by its guards' answers (undefined: it runs). */

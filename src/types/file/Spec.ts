@@ -6,9 +6,8 @@ import * as PosixPath from '../../core/PosixPath.js'
 import type { Position } from '../../core/Position.js'
 import * as ResourceId from '../../core/ResourceId.js'
 import type * as Deferred from '../../core/Deferred.js'
-import type * as Evaluate from '../../manifest/expr/Evaluate.js'
-import * as Template from '../../manifest/expr/Template.js'
-import { record, renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
+import { renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
+import * as Defer from '../common/Defer.js'
 import * as Node from '../../manifest/Node.js'
 
 // model
@@ -23,16 +22,9 @@ export type ContentSpec =
   /** Not knowable at plan time: it reads a file an earlier resource manages (see core/Deferred). */
   | { readonly _tag: 'Deferred'; readonly deferred: Deferred.Deferred }
 
-/** What decode needs to defer a value: which files earlier resources manage, and a snapshot of the rest. */
-export interface Deferral {
-  /** The earlier resource that manages the file at a host path, if one does: its id and machine path. */
-  readonly managedAt: (hostPath: string) => { readonly id: string; readonly path: string } | undefined
-  /** What a template read at plan time, as the executor will need it. */
-  readonly snapshot: (reads: Evaluate.Reads) => Deferred.Snapshot
-}
+/** What decode needs to defer a value (see types/common/Defer). */
+export type Deferral = Defer.Deferral
 
-/** The error a read of a managed file gives while deciding whether a value is deferred. */
-const deferredRead = 'plait: deferred read'
 
 export interface FileSpec {
   readonly _tag: 'file'
@@ -57,37 +49,19 @@ const principalPattern = /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,31}\$?$/
 
 // decoding
 
-const atText = (at: Position): string => `${at.file}:${at.line}:${at.col}`
+const atText = Defer.atText
 
-/**
- * The deferred form of a `content` value, when its template reads (readFile, file, template) a file
- * an earlier resource manages; else undefined, and the value is rendered as usual. The template is
- * rendered once more with those files empty, to learn (and snapshot) what else it reads.
- */
+/** The deferred form of a `content` value, when its template reads a file an earlier resource manages. */
 const deferContent = (e: Node.Entry, scope: Scope, baseDir: string, deferral: Deferral | undefined): Deferred.Deferred | undefined => {
-  const read = scope.env.readFile
-  if (deferral === undefined || read === undefined || e.value._tag !== 'Scalar' || typeof e.value.value !== 'string') return undefined
-  const managed = new Map<string, { readonly id: string; readonly path: string }>()
-  const probe = (blank: boolean) => (p: string): E.Either<string, string> => {
-    const m = deferral.managedAt(PosixPath.resolve(baseDir, p))
-    if (m === undefined) return read(p)
-    managed.set(p, m)
-    return blank ? E.right('') : E.left(deferredRead)
-  }
-  const where = { base: e.value.at, shift: e.value.quoted ? 1 : 0 }
-  const first = Template.render(e.value.text, { ...scope.env, readFile: probe(false) }, where)
-  if (E.isRight(first) || managed.size === 0) return undefined
-  const dry = Template.render(e.value.text, { ...scope.env, readFile: probe(true) }, where)
-  const reads: Evaluate.Reads = E.isRight(dry) ? dry.right.reads : { values: [], files: [], clock: false }
-  record(scope, reads)
-  const after = [...new Set([...managed.values()].map((m) => m.id))]
+  const p = Defer.probe(e.value, scope, baseDir, deferral)
+  if (p === undefined || deferral === undefined) return undefined
   return {
     property: 'content',
-    at: atText(e.value.at),
-    after,
-    managed: Object.fromEntries([...managed].map(([p, m]) => [p, m.path])),
-    template: e.value.text,
-    snapshot: deferral.snapshot({ ...reads, files: reads.files.filter((f) => !managed.has(f)) }),
+    at: atText(p.at),
+    after: [...new Set([...p.managed.values()].map((m) => m.id))],
+    managed: Object.fromEntries([...p.managed].map(([rel, m]) => [rel, m.path])),
+    template: p.template,
+    snapshot: deferral.snapshot(p.reads),
   }
 }
 

@@ -19,23 +19,30 @@ export const contentOf = (d: Deferred.Deferred, managed: ReadonlyMap<string, Uin
     if (data === undefined) return E.left(`${path} was not read`)
     return E.right({ content: { _tag: 'Source', written: rel, path }, bytes: { data, sha256: Digest.sha256(data) } })
   }
-  const texts = new Map<string, string>()
-  for (const [rel, data] of managed) {
-    try {
-      texts.set(rel, new TextDecoder('utf-8', { fatal: true }).decode(data))
-    } catch {
-      return E.left(`${d.managed[rel] ?? rel} is not UTF-8 text`)
-    }
-  }
-  const text = render(d, texts)
+  const texts = textsOf(d.managed, managed)
+  if (E.isLeft(texts)) return texts
+  const text = renderTemplate(d.template ?? '', d.snapshot, texts.right)
   if (E.isLeft(text)) return E.left(`content (${d.at}): ${text.left}`)
   const data = new TextEncoder().encode(text.right)
   return E.right({ content: { _tag: 'Inline', text: text.right }, bytes: { data, sha256: Digest.sha256(data) } })
 }
 
-/** Renders the deferred template with the snapshot and the managed files' text. */
-const render = (d: Deferred.Deferred, managed: ReadonlyMap<string, string>): E.Either<string, string> => {
-  const snap = d.snapshot ?? { roots: { facts: {}, data: {}, environ: {} }, files: {} }
+/** The managed files' bytes as text (a template reads text), by the relative path read. */
+export const textsOf = (paths: Readonly<Record<string, string>>, managed: ReadonlyMap<string, Uint8Array>): E.Either<string, Map<string, string>> => {
+  const texts = new Map<string, string>()
+  for (const [rel, data] of managed) {
+    try {
+      texts.set(rel, new TextDecoder('utf-8', { fatal: true }).decode(data))
+    } catch {
+      return E.left(`${paths[rel] ?? rel} is not UTF-8 text`)
+    }
+  }
+  return E.right(texts)
+}
+
+/** Renders a deferred template with its snapshot and the managed files' text, as a string property. */
+export const renderTemplate = (template: string, snapshot: Deferred.Snapshot | undefined, managed: ReadonlyMap<string, string>): E.Either<string, string> => {
+  const snap = snapshot ?? { roots: { facts: {}, data: {}, environ: {} }, files: {} }
   const now = snap.now === undefined ? undefined : Value.time(snap.now)
   const env = Evaluate.env({
     mode: 'manifest',
@@ -48,7 +55,7 @@ const render = (d: Deferred.Deferred, managed: ReadonlyMap<string, string>): E.E
       return text === undefined ? E.left(`${p} was not read when the plan was made; make a new plan`) : E.right(text)
     },
   })
-  const r = Template.render(d.template ?? '', env)
+  const r = Template.render(template, env)
   if (E.isLeft(r)) return E.left(r.left.message)
   const v = r.right.value
   if (v === null) return E.right('')
