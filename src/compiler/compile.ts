@@ -240,6 +240,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     const alias = raw.props.find((e) => e.key === 'alias')
     if (alias !== undefined && alias.value._tag === 'Scalar' && typeof alias.value.value === 'string' && !everyName.has(alias.value.value)) everyName.set(alias.value.value, i)
   })
+  const ids = new Set(m.resources.map((raw) => ResourceId.make(raw.type, raw.name)))
   const earlier = new Map<string, string>() // id or alias → id
   const links = new Map<string, CatalogLinks>()
   for (const [index, whole] of m.resources.entries()) {
@@ -263,7 +264,9 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     const require = resolve(split.common.require, 'require')
     const subscribe = resolve(split.common.subscribe, 'subscribe')
     const alias = split.common.alias
-    if (alias !== undefined) {
+    if (alias !== undefined && alias.text !== id && ids.has(alias.text)) {
+      problems.push(Diagnostic.make('Duplicate', `alias ${alias.text} is the id of another resource of this manifest`, { at: alias.at, resource: id, hint: 'an alias must not look like another resource' }))
+    } else if (alias !== undefined) {
       const taken = earlier.get(alias.text)
       if (taken !== undefined) problems.push(Diagnostic.make('Duplicate', `alias ${alias.text} is already ${taken === alias.text ? 'a resource id' : `the alias of ${taken}`}`, { at: alias.at, resource: id }))
     }
@@ -271,7 +274,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     const raw = split.rest
     // Later references to this resource resolve even when it does not decode (its own errors say why).
     if (!earlier.has(id)) earlier.set(id, id)
-    if (alias !== undefined && !earlier.has(alias.text)) earlier.set(alias.text, id)
+    if (alias !== undefined && !earlier.has(alias.text) && !ids.has(alias.text)) earlier.set(alias.text, id)
     const decoded = decodeResource(raw, scope, baseDir, registry, deferral)
     if (decoded === undefined) continue // an unknown type: reported once for its group, above
     // A resource its control skips keeps only its name: its properties are checked for unknown keys, never resolved.

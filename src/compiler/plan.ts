@@ -133,7 +133,7 @@ const planDeferredOrNow = (
 }
 
 /** True when a planned resource may change something in this run (so it can trigger a subscriber). */
-const changes = (r: Plan.ResourcePlan): boolean => r.steps.length > 0 || Plan.isDeferred(r) || (Plan.isExec(r) && r.deferred !== undefined)
+const changes = (r: Plan.ResourcePlan): boolean => r.steps.length > 0 || Plan.isDeferred(r) || (Plan.isExec(r) && (r.deferred !== undefined || r.recheck !== undefined))
 
 /** A resource's plan with its links (only those it has). */
 const withLinks = (r: Plan.ResourcePlan, l: Links | undefined): Plan.ResourcePlan =>

@@ -224,7 +224,9 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       outcomes.push({ id: r.id, outcome: 'skipped', messages: [abort] })
       continue
     }
-    const unmetBy = (r.require ?? []).find((id) => unmet.has(id) || outcomeOf(id) === 'failed')
+    // A deferred value needs the resources whose files it reads: it is not worked out from a failed one.
+    const needs = [...(r.require ?? []), ...(Plan.isDeferred(r) ? r.deferred.after : []), ...(Plan.isExec(r) && r.deferred !== undefined ? r.deferred.after : [])]
+    const unmetBy = needs.find((id) => unmet.has(id) || outcomeOf(id) === 'failed')
     if (unmetBy !== undefined) {
       unmet.add(r.id)
       outcomes.push({ id: r.id, outcome: 'skipped', messages: [`unmet requirement: ${unmetBy} ${unmet.has(unmetBy) ? 'was skipped for an unmet requirement' : 'failed'}`] })
@@ -252,14 +254,6 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     // A subscriber refreshes when a subscribed resource changed in this run, whatever its guards
     // say; a refresh-only step does not run otherwise. Other commands ask their guards again at
     // their turn: an earlier step may have changed the answer.
-    if (Plan.isExec(r) && r.steps.length === 0 && r.recheck !== undefined && error === undefined) {
-      const now = await Guards.evaluate(r.recheck.guards, machine, await runnerOf(machine, options))
-      if (E.isLeft(now)) error = now.left
-      else if (ExecPlan.skipReason(r.recheck.guards, now.right) === undefined) {
-        steps = [r.recheck]
-        notes.push(`runs now: when the plan was made it was ${r.observed.summary}; its guards say otherwise at its turn`)
-      }
-    }
     // A deferred exec is worked out now; then refresh_only, its subscriptions and its guards decide.
     if (Plan.isExec(r) && r.deferred !== undefined && error === undefined) {
       const worked = await Deferred.resolveExec(machine, { ...r, deferred: r.deferred })
@@ -284,20 +278,36 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         }
       }
     }
-    const execStep = Plan.isExec(r) && r.deferred === undefined ? r.steps[0] : undefined
-    const triggeredBy = (execStep?.subscribe ?? []).filter((id) => outcomeOf(id) === 'changed')
-    if (execStep !== undefined && triggeredBy.length > 0) notes.push(`refreshed: ${triggeredBy.join(', ')} changed`)
-    else if (execStep?.when !== undefined) {
-      steps = []
-      notes.push(`not refreshed: ${execStep.when.join(', ')} did not change`)
-    } else if (execStep !== undefined && error === undefined) {
-      const now = await Guards.evaluate(execStep.guards, machine, await runnerOf(machine, options))
-      if (E.isLeft(now)) error = now.left
-      else {
-        const why = ExecPlan.skipReason(execStep.guards, now.right)
+    // An exec planned without deferral: a subscription that triggered runs it whatever its guards
+    // say; a planned run asks its guards again (an earlier step may have changed the answer); a
+    // refresh that did not trigger, or a command its guards skipped at plan time, runs only if
+    // its guards now say so (and it is not refresh_only: then it has no recheck).
+    if (Plan.isExec(r) && r.deferred === undefined && error === undefined) {
+      const planned = r.steps[0]
+      const candidate = planned ?? r.recheck
+      const triggeredBy = (r.subscribe ?? []).filter((id) => outcomeOf(id) === 'changed')
+      const guards = async (run: Step.ExecRun): Promise<string | undefined> => {
+        const now = await Guards.evaluate(run.guards, machine, await runnerOf(machine, options))
+        if (E.isLeft(now)) {
+          error = now.left
+          return undefined
+        }
+        return ExecPlan.skipReason(run.guards, now.right)
+      }
+      if (candidate !== undefined && triggeredBy.length > 0) {
+        steps = [{ ...candidate, reason: `refreshed: ${triggeredBy.join(', ')} changed` }]
+      } else if (planned !== undefined && planned.when === undefined) {
+        const why = await guards(planned)
         if (why !== undefined) {
           steps = []
-          notes.push(`not run: ${why} now; when the plan was made it would have run (${execStep.reason})`)
+          notes.push(`not run: ${why} now; when the plan was made it would have run (${planned.reason})`)
+        }
+      } else {
+        steps = []
+        if (planned?.when !== undefined) notes.push(`not refreshed: ${planned.when.join(', ')} did not change`)
+        if (r.recheck !== undefined && (await guards(r.recheck)) === undefined && error === undefined) {
+          steps = [r.recheck]
+          notes.push(`runs now: when the plan was made it was ${r.observed.summary}; its guards say otherwise at its turn`)
         }
       }
     }
@@ -328,6 +338,11 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       const result = step._tag === 'exec.run' ? await runCommand(await runnerOf(machine, options), step, after) : await execute(machine, step, temp, r.id, libral)
       if (E.isLeft(result)) {
         error = `${what} failed: ${step._tag === 'exec.run' ? result.left.description : Fault.render(result.left)}`
+        // A command or provider update that started may have done something: it is listed as run, and there is nothing to roll back.
+        if (Undo.irreversible(undo.right)) {
+          done.pop()
+          irreversible.push(`${r.id}: ${what} (it failed)`)
+        }
         break
       }
       await write({ t: 'done', seq })

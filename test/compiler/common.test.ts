@@ -31,8 +31,11 @@ describe('require and subscribe', () => {
     expect(es).toMatch(/require: exec#second is this resource itself/)
   })
   it('refuse subscribe on a type that does not refresh, and a taken alias', () => {
-    expect(errors(file('/etc/a') + file('/etc/b', 'subscribe: [file#/etc/a]'))).toMatch(/subscribe is for exec and service resources, not file\n {2}hint: to order this resource after another, use require/)
+    expect(errors(file('/etc/a') + file('/etc/b', 'subscribe: [file#/etc/a]'))).toMatch(/subscribe is for exec resources, not file\n {2}hint: to order this resource after another, use require/)
     expect(errors(file('/etc/a', 'alias: x') + file('/etc/b', 'alias: x'))).toMatch(/alias x is already the alias of file#\/etc\/a/)
+  })
+  it('refuse an alias that is the id of another resource, even a later one', () => {
+    expect(errors(exec('first', 'alias: exec#second') + exec('second') + exec('third', 'require: [exec#second]'))).toMatch(/alias exec#second is the id of another resource of this manifest/)
   })
   it('refuse a reference list of the wrong shape', () => {
     expect(errors(exec('a', 'require: {x: 1}'))).toMatch(/require must be a list of references/)
@@ -64,6 +67,10 @@ describe('control', () => {
       ['file#/etc/c', 'control: the if expression (false) is false'],
       ['exec#d', 'kept'],
     ])
+  })
+  it('resolves nothing else of a skipped resource: its health checks and references may not work here', () => {
+    const c = ok(exec('win', 'control:\n  if: Facts.os == "windows"\nhealth_checks:\n  - command: "{{ Facts.windows.check }}"\nrequire: [exec#nowhere]\nalias: w'), { os: 'linux' })
+    expect(c.resources[0]).toMatchObject({ _tag: 'skipped', id: 'exec#win' })
   })
   it('still reports unknown keys of a skipped resource, and wants a boolean', () => {
     expect(errors(exec('a', 'colour: red\ncontrol:\n  if: false'))).toMatch(/unknown property "colour" for an exec resource/)

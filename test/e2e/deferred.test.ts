@@ -93,6 +93,27 @@ ${attrs}    - exec:
     expect(again.stdout).toContain(`! exec#from-file\n    exec.run (posix): /usr/bin/touch ${marker}\n      would run: creates /ran does not exist`)
   })
 
+  it('does not work a value out from a resource that failed: it is an unmet requirement', async () => {
+    const s = setup()
+    fs.writeFileSync(s.at('/etc/app/base.conf'), 'old\n')
+    const m = s.write(`ccm:
+  resources:
+    - file:
+        - /etc/app/base.conf:
+            content: "new\\n"
+${attrs}            health_checks:
+              - command: /bin/false
+        - /etc/app/derived:
+            content: "{{ readFile('app/base.conf') }}"
+${attrs}`)
+    const a = await plait(['apply', m, '--root', s.root, '--state-dir', '/var/lib/plait'])
+    expect(a.code, show(a)).toBe(1)
+    expect(a.stdout).toMatch(/failed +file#\/etc\/app\/base\.conf: health check \/bin\/false: WARNING/)
+    expect(a.stdout).toMatch(/skipped +file#\/etc\/app\/derived: unmet requirement: file#\/etc\/app\/base\.conf failed/)
+    expect(fs.readFileSync(s.at('/etc/app/base.conf'), 'utf8')).toBe('old\n')
+    expect(fs.existsSync(s.at('/etc/app/derived'))).toBe(false)
+  })
+
   it('apply --noop says a deferred value would be worked out, and changes nothing', async () => {
     const s = setup()
     const p = await plait(['plan', s.write(manifest(1)), '--root', s.root, '--out', s.plan])

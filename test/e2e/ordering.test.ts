@@ -47,7 +47,7 @@ ${owner}            alias: appconf
 
     const a = await plait(['apply', manifest(1), '--root', s.root, '--fact', 'os=linux', ...state])
     expect(a.code, show(a)).toBe(1)
-    expect(a.stdout).toMatch(/changed +exec#reload: refreshed: file#\/etc\/app\.conf changed\n +refresh: file#\/etc\/app\.conf changes/)
+    expect(a.stdout).toMatch(/changed +exec#reload: refreshed: file#\/etc\/app\.conf changed/)
     expect(a.stdout).toMatch(/skipped +exec#never: control: the if expression/)
     expect(a.stdout).toMatch(/failed +exec#boom: run \/bin\/false failed: exit code 1/)
     expect(a.stdout).toMatch(/skipped +exec#after-boom: unmet requirement: exec#boom failed/)
@@ -60,6 +60,38 @@ ${owner}            alias: appconf
     // Changed again: one more refresh.
     await plait(['apply', manifest(2), '--root', s.root, '--fact', 'os=linux', ...state])
     expect(fs.readFileSync(reloaded, 'utf8')).toBe('x\nx\n')
+  })
+
+  it('refreshes a subscriber of a command that runs only at apply, and lists a failed command as run', async () => {
+    const s = sandbox()
+    fs.mkdirSync(s.at('/tmp'))
+    fs.writeFileSync(s.at('/tmp/marker'), '')
+    const m = s.manifest(`ccm:
+  resources:
+    - file:
+        - /tmp/marker:
+            ensure: absent
+    - exec:
+        - make-marker:
+            command: /usr/bin/touch ${s.at('/tmp/marker')}
+            creates: /tmp/marker
+        - on-marker:
+            command: /usr/bin/touch ${s.at('/tmp/refreshed')}
+            refresh_only: true
+            subscribe: [exec#make-marker]
+        - broken:
+            command: /bin/false
+`)
+    const p = await plait(['plan', m, '--root', s.root])
+    expect(p.stdout).toContain('would run if exec#make-marker changes (a subscribe refresh)')
+    const a = await plait(['apply', m, '--root', s.root, ...state])
+    expect(a.code, show(a)).toBe(1)
+    expect(a.stdout).toMatch(/changed +exec#make-marker: runs now: when the plan was made it was skipped: creates \/tmp\/marker exists/)
+    expect(a.stdout).toMatch(/changed +exec#on-marker: refreshed: exec#make-marker changed/)
+    expect(fs.existsSync(s.at('/tmp/refreshed'))).toBe(true)
+    expect(a.stdout).toMatch(/failed +exec#broken: run \/bin\/false failed: exit code 1 is not one of the accepted returns \[0\]\n/)
+    expect(a.stdout).not.toContain('cannot undo')
+    expect(a.stdout).toContain('  exec#broken: run /bin/false (it failed)')
   })
 
   it('fails a resource whose health check is not OK, and plait check exits with the nagios status', async () => {

@@ -45,8 +45,8 @@ export interface Common {
 /** The common properties' keys. */
 export const keys = ['alias', 'require', 'subscribe', 'control', 'health_checks'] as const
 
-/** The types that refresh on `subscribe` (CCM: exec and service). */
-export const subscribers = ['exec', 'service'] as const
+/** The types that refresh on `subscribe`: exec (CCM's service too, which plait does not have yet). */
+export const subscribers = ['exec'] as const
 
 /** A health check's timeout when it sets none. */
 export const defaultCheckTimeoutMs = 60_000
@@ -155,6 +155,27 @@ const healthCheck = (n: Node.Node, index: number, scope: Scope, problems: Diagno
   return { name: name ?? command.value, argv: words.right, timeoutMs, tries, trySleepMs }
 }
 
+/** Decodes `control`: the reason it skips the resource, if it does. */
+const decodeControl = (e: Node.Entry, scope: Scope, problems: Diagnostic.Diagnostic[]): Control => {
+  if (e.value._tag !== 'Map') {
+    problems.push(Diagnostic.make('Decode', `control must be a map with if and/or unless, found ${Node.describe(e.value)}`, { at: e.value.at }))
+    return {}
+  }
+  let control: Control = {}
+  for (const c of e.value.entries) {
+    if (c.key !== 'if' && c.key !== 'unless') {
+      problems.push(Diagnostic.make('UnknownKey', `unknown key "control.${c.key}"`, { at: c.keyAt, hint: 'allowed: if, unless' }))
+      continue
+    }
+    const v = condition(c.value, c.key, scope, problems)
+    if (control.skip !== undefined || v === undefined) continue
+    const text = c.value._tag === 'Scalar' ? c.value.text : ''
+    if (c.key === 'if' && !v) control = { skip: `control: the if expression (${text}) is false` }
+    if (c.key === 'unless' && v) control = { skip: `control: the unless expression (${text}) is true` }
+  }
+  return control
+}
+
 /**
  * Splits a raw resource into its common properties and the rest (for its type's decoder). A
  * `control` that skips the resource is reported in `control.skip`.
@@ -166,6 +187,14 @@ export const decode = (raw: RawResource, scope: Scope): { readonly common: Commo
   let subscribe: Ref[] = []
   let control: Control = {}
   const healthChecks: HealthCheck[] = []
+  const rest: RawResource = { ...raw, props: raw.props.filter((e) => !(keys as ReadonlyArray<string>).includes(e.key)) }
+  // control first: a resource it skips has nothing else resolved (its templates may not work here).
+  for (const e of raw.props) if (e.key === 'control') control = decodeControl(e, scope, problems)
+  if (control.skip !== undefined) {
+    const a = raw.props.find((e) => e.key === 'alias')
+    const literal = a !== undefined && a.value._tag === 'Scalar' && typeof a.value.value === 'string' && !/\{\{|\$\{/.test(a.value.text) ? { text: a.value.value, at: a.value.at } : undefined
+    return { common: { ...(literal !== undefined ? { alias: literal } : {}), require: [], subscribe: [], control, healthChecks: [] }, rest, problems }
+  }
   for (const e of raw.props) {
     switch (e.key) {
       case 'alias': {
@@ -180,27 +209,9 @@ export const decode = (raw: RawResource, scope: Scope): { readonly common: Commo
       case 'subscribe':
         subscribe = refs(e, scope, problems)
         if (!(subscribers as ReadonlyArray<string>).includes(raw.type)) {
-          problems.push(Diagnostic.make('Validation', `subscribe is for exec and service resources, not ${raw.type}`, { at: e.keyAt, hint: 'to order this resource after another, use require' }))
+          problems.push(Diagnostic.make('Validation', `subscribe is for exec resources, not ${raw.type}`, { at: e.keyAt, hint: 'to order this resource after another, use require' }))
         }
         break
-      case 'control': {
-        if (e.value._tag !== 'Map') {
-          problems.push(Diagnostic.make('Decode', `control must be a map with if and/or unless, found ${Node.describe(e.value)}`, { at: e.value.at }))
-          break
-        }
-        for (const c of e.value.entries) {
-          if (c.key !== 'if' && c.key !== 'unless') {
-            problems.push(Diagnostic.make('UnknownKey', `unknown key "control.${c.key}"`, { at: c.keyAt, hint: 'allowed: if, unless' }))
-            continue
-          }
-          const v = condition(c.value, c.key, scope, problems)
-          if (control.skip !== undefined || v === undefined) continue
-          const text = c.value._tag === 'Scalar' ? c.value.text : ''
-          if (c.key === 'if' && !v) control = { skip: `control: the if expression (${text}) is false` }
-          if (c.key === 'unless' && v) control = { skip: `control: the unless expression (${text}) is true` }
-        }
-        break
-      }
       case 'health_checks': {
         if (e.value._tag !== 'Seq') {
           problems.push(Diagnostic.make('Decode', `health_checks must be a list, found ${Node.describe(e.value)}`, { at: e.value.at }))
@@ -214,6 +225,5 @@ export const decode = (raw: RawResource, scope: Scope): { readonly common: Commo
       }
     }
   }
-  const rest: RawResource = { ...raw, props: raw.props.filter((e) => !(keys as ReadonlyArray<string>).includes(e.key)) }
   return { common: { ...(alias !== undefined ? { alias } : {}), require, subscribe, control, healthChecks }, rest, problems }
 }

@@ -24,6 +24,11 @@ export const split = (line: string): E.Either<string, ReadonlyArray<string>> => 
       i += 1
       continue
     }
+    // A backslash-newline between words is a line continuation, not the start of a word.
+    if (!inWord && c === '\\' && line[i + 1] === '\n') {
+      i += 2
+      continue
+    }
     inWord = true
     if (c === '\\') {
       if (i + 1 >= line.length) return E.left('Unterminated backslash-escape')

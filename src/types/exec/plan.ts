@@ -143,6 +143,8 @@ export const planStep = (head: ReturnType<typeof headOf>, step: Step.ExecRun, re
       action: 'run',
       observed: { summary: `would run if ${when} (a subscribe refresh); otherwise skipped: ${d.reason}`, digest },
       steps: [{ ...step, reason: `refresh: ${when}`, ...subscribe, when: [...subscription.changing], noop: 'Would have executed via subscribe' }],
+      // Not refreshed after all: its guards are asked again, as for any command they skipped.
+      ...(refreshOnly ? {} : { recheck: { ...step, reason: `its guards' answer changed since the plan (then: ${d.reason})`, ...subscribe } }),
     }
   }
   // Skipped by creates or a guard: apply asks them again at its turn, and runs it if they changed their answer.

@@ -23,6 +23,7 @@ describe('Words.split', () => {
     ['"a\\"b" "\\$x" "\\n"', ['a"b', '$x', '\\n']],
     ["'a\\b'", ['a\\b']],
     ['a\\\nb', ['ab']],
+    ['printf first \\\nsecond', ['printf', 'first', 'second']],
     ["'' x", ['', 'x']],
     ['', []],
   ])('%j', (line, expected) => {
