@@ -1,5 +1,6 @@
 // plan: Catalog × observations → Plan body (pure). Same inputs, byte-identical plan.
 import * as E from 'fp-ts/lib/Either.js'
+import * as DeferredM from '../core/Deferred.js'
 import type * as Deferred from '../core/Deferred.js'
 import type * as Step from '../core/Step.js'
 import * as Diagnostic from '../core/Diagnostic.js'
@@ -120,17 +121,16 @@ const planDeferredOrNow = (
   obs: Observations,
   earlier: ReadonlyArray<Plan.ResourcePlan>,
 ): E.Either<Diagnostic.Diagnostic, Plan.FileResourcePlan> => {
-  const settled = deferred.after.every((id) => earlier.some((r) => r.id === id && r.steps.length === 0 && !Plan.isDeferred(r)))
-  const bytes = new Map<string, Uint8Array>()
-  for (const [rel, path] of Object.entries(deferred.managed)) {
-    const b = obs.managed.get(path)
-    if (b !== undefined) bytes.set(rel, b)
-  }
-  if (!settled || bytes.size !== Object.keys(deferred.managed).length) return planDeferred(spec, deferred, status, obs.accounts)
+  const settled = settles(deferred.after, earlier)
+  const bytes = DeferredM.managedBytes(deferred.managed, obs.managed)
+  if (!settled || bytes === undefined) return planDeferred(spec, deferred, status, obs.accounts)
   const worked = DeferredContent.contentOf(deferred, bytes)
   if (E.isLeft(worked)) return E.left(Diagnostic.make('Expression', worked.left, { at: spec.at, resource: spec.id }))
   return planResource({ ...spec, content: worked.right.content }, worked.right.bytes, status, obs.accounts)
 }
+
+/** True when every resource a deferred value reads from is planned and changes nothing: the machine already holds what they leave. */
+const settles = (after: ReadonlyArray<string>, earlier: ReadonlyArray<Plan.ResourcePlan>): boolean => after.every((id) => earlier.some((r) => r.id === id && !changes(r)))
 
 /** True when a planned resource may change something in this run (so it can trigger a subscriber). */
 const changes = (r: Plan.ResourcePlan): boolean => r.steps.length > 0 || Plan.isDeferred(r) || (Plan.isExec(r) && (r.deferred !== undefined || r.recheck !== undefined))
@@ -171,7 +171,7 @@ export const plan = (
       const subscription = { ids, changing: ids.filter((id) => resources.some((r) => r.id === id && changes(r))) }
       // A deferred exec is known now when the resources managing the files it reads change nothing.
       const now = obs.execNow?.get(spec.id)
-      const settled = spec.deferred !== undefined && now !== undefined && spec.deferred.after.every((id) => resources.some((r) => r.id === id && !changes(r)))
+      const settled = spec.deferred !== undefined && now !== undefined && settles(spec.deferred.after, resources)
       const head = ExecPlan.headOf(spec)
       push(settled ? ExecPlan.planStep({ ...head, desired: { ...head.desired, line: now.step.line } }, now.step, spec.refreshOnly, now.status, subscription) : ExecPlan.plan(spec, status, subscription))
       continue

@@ -67,3 +67,16 @@ export const describe = (d: Deferred): string =>
   d.property === 'source'
     ? `content known after apply: its source ${d.path} is managed by ${d.after.join(', ')}`
     : `content known after apply: it reads ${Object.keys(d.managed).sort().join(', ')}, managed by ${d.after.join(', ')}`
+
+// combinators
+
+/** The bytes of a deferred value's managed files (by the relative path read) out of files read by machine path, when every one was. */
+export const managedBytes = (managed: Readonly<Record<string, string>>, byPath: ReadonlyMap<string, Uint8Array>): Map<string, Uint8Array> | undefined => {
+  const out = new Map<string, Uint8Array>()
+  for (const [rel, path] of Object.entries(managed)) {
+    const b = byPath.get(path)
+    if (b === undefined) return undefined
+    out.set(rel, b)
+  }
+  return out
+}

@@ -4,7 +4,6 @@
 // else is read, so the outcome depends only on the plan and what the run itself did.
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Deferred from '../core/Deferred.js'
-import * as Fault from '../core/Fault.js'
 import * as Mode from '../core/Mode.js'
 import type * as Plan from '../core/Plan.js'
 import type { Accounts } from '../core/Probe.js'
@@ -15,8 +14,8 @@ import type { Machine } from '../interpreters/Machine.js'
 import * as DeferredContent from '../types/file/deferred.js'
 import * as FilePlan from '../types/file/plan.js'
 import type { FileSpec } from '../types/file/Spec.js'
-import { managedReadLimit, observeOne } from './observe.js'
-
+import * as Managed from './managed.js'
+import { observeOne } from './observe.js'
 
 /** A resolved resource: its steps and desired state as if planned now, and what the value became. */
 export interface Resolved {
@@ -25,29 +24,10 @@ export interface Resolved {
   readonly note: string
 }
 
-const readManaged = async (machine: Machine, path: string): Promise<E.Either<string, Uint8Array>> => {
-  const p = await machine.probe(path, { contentUnless: '', contentLimit: managedReadLimit })()
-  if (E.isLeft(p)) return E.left(`cannot read ${path}: ${Fault.render(p.left)}`)
-  if (p.right._tag !== 'File') return E.left(`${path} is not a regular file (${p.right._tag === 'Absent' ? 'it does not exist' : p.right._tag.toLowerCase()})`)
-  const bytes = p.right.probe.content
-  return bytes === undefined ? E.left(`${path} is larger than ${managedReadLimit} bytes`) : E.right(bytes)
-}
-
-/** Reads every managed file a deferred value reads, by the relative path it reads it as. */
-export const readAll = async (machine: Machine, d: { readonly managed: Readonly<Record<string, string>> }): Promise<E.Either<string, Map<string, Uint8Array>>> => {
-  const out = new Map<string, Uint8Array>()
-  for (const [rel, path] of Object.entries(d.managed)) {
-    const b = await readManaged(machine, path)
-    if (E.isLeft(b)) return b
-    out.set(rel, b.right)
-  }
-  return E.right(out)
-}
-
 /** Works out a deferred resource's content and plans the resource against the machine as it is now. */
 export const resolve = async (machine: Machine, r: Plan.FileResourcePlan & { readonly deferred: Deferred.Deferred }, accounts: Accounts): Promise<E.Either<string, Resolved>> => {
   const d = r.deferred
-  const read = await readAll(machine, d)
+  const read = await Managed.readAll(machine, d.managed)
   if (E.isLeft(read)) return read
   const worked = DeferredContent.contentOf(d, read.right)
   if (E.isLeft(worked)) return worked
@@ -75,7 +55,7 @@ export const resolve = async (machine: Machine, r: Plan.FileResourcePlan & { rea
 
 /** Works out a deferred exec's command at its turn, from the managed files as they are now. */
 export const resolveExec = async (machine: Machine, r: Plan.ExecResourcePlan & { readonly deferred: NonNullable<Plan.ExecResourcePlan['deferred']> }): Promise<E.Either<string, Step.ExecRun>> => {
-  const read = await readAll(machine, r.deferred)
+  const read = await Managed.readAll(machine, r.deferred.managed)
   if (E.isLeft(read)) return read
   const texts = DeferredContent.textsOf(r.deferred.managed, read.right)
   return E.isLeft(texts) ? texts : ExecDeferred.workOut(r.deferred, texts.right)

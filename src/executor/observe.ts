@@ -19,6 +19,8 @@ import * as ExecDeferred from '../types/exec/deferred.js'
 import * as ExecPlan from '../types/exec/plan.js'
 import * as DeferredContent from '../types/file/deferred.js'
 import * as Guards from './guards.js'
+import * as Managed from './managed.js'
+import * as DeferredM from '../core/Deferred.js'
 import type * as Resource from '../libral/Resource.js'
 
 /** Reads a file of the host (a manifest's source files live beside the manifest, not on the target). */
@@ -122,6 +124,7 @@ export const observeExec = async (
   catalog: Catalog,
   machine: Machine,
   runner: Runner | undefined,
+  managed: ReadonlyMap<string, Uint8Array>,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, { statuses: Map<string, ExecPlan.ExecStatus>; now: Map<string, WorkedOut> }>> => {
   const out = new Map<string, ExecPlan.ExecStatus>()
   const now = new Map<string, WorkedOut>()
@@ -131,12 +134,8 @@ export const observeExec = async (
     // resources that manage them change nothing (then the plan can decide it; see Planner).
     if (spec.deferred !== undefined && runner !== undefined) {
       const d = { ...spec.deferred, refreshOnly: spec.refreshOnly, base: ExecPlan.stepOf(spec, '') }
-      const bytes = new Map<string, Uint8Array>()
-      for (const [rel, path] of Object.entries(d.managed)) {
-        const p = await machine.probe(path, { contentUnless: '', contentLimit: managedReadLimit })()
-        if (E.isRight(p) && p.right._tag === 'File' && p.right.probe.content !== undefined) bytes.set(rel, p.right.probe.content)
-      }
-      const texts = bytes.size === Object.keys(d.managed).length ? DeferredContent.textsOf(d.managed, bytes) : undefined
+      const bytes = DeferredM.managedBytes(d.managed, managed)
+      const texts = bytes === undefined ? undefined : DeferredContent.textsOf(d.managed, bytes)
       const step = texts === undefined || E.isLeft(texts) ? undefined : ExecDeferred.workOut(d, texts.right)
       if (step !== undefined && E.isRight(step)) {
         const s = await Guards.evaluate(step.right.guards, machine, runner)
@@ -187,32 +186,30 @@ export const observe = async (
   })
   const found = await observeLibral(catalog, session)
   if (E.isLeft(found)) problems.push(...found.left)
-  const exec = await observeExec(catalog, machine, runner)
+  const managed = await observeManaged(machine, catalog)
+  const exec = await observeExec(catalog, machine, runner, managed)
   if (E.isLeft(exec)) problems.push(...exec.left)
   if (problems.length > 0 || E.isLeft(found) || E.isLeft(exec)) return E.left(problems)
   const parents = await observeParents(machine, files, statuses)
-  const managed = await observeManaged(machine, files)
   return E.right({ statuses, sources: sources.right, accounts: accounts.right, parents, found: found.right, managed, exec: exec.right.statuses, execNow: exec.right.now })
 }
 
 /**
- * Reads the managed files that deferred values read (the planner works such a value out at plan
- * time when the resources managing them change nothing). A file that is missing, not a regular
- * file or too large is left out: the value stays deferred.
+ * Reads, once each, the managed files that deferred file and exec values read (the planner works
+ * such a value out at plan time when the resources managing them change nothing). A file that is
+ * missing, not a regular file or too large is left out: the value stays deferred.
  */
-const observeManaged = async (machine: Machine, files: ReadonlyArray<FileSpec>): Promise<Map<string, Uint8Array>> => {
+const observeManaged = async (machine: Machine, catalog: Catalog): Promise<Map<string, Uint8Array>> => {
   const paths = new Set<string>()
-  for (const f of files) if (f.content._tag === 'Deferred') for (const p of Object.values(f.content.deferred.managed)) paths.add(p)
+  for (const f of CatalogM.files(catalog)) if (f.content._tag === 'Deferred') for (const p of Object.values(f.content.deferred.managed)) paths.add(p)
+  for (const x of CatalogM.execs(catalog)) for (const p of Object.values(x.deferred?.managed ?? {})) paths.add(p)
   const out = new Map<string, Uint8Array>()
   for (const path of paths) {
-    const p = await machine.probe(path, { contentUnless: '', contentLimit: managedReadLimit })()
-    if (E.isRight(p) && p.right._tag === 'File' && p.right.probe.content !== undefined) out.set(path, p.right.probe.content)
+    const b = await Managed.read(machine, path)
+    if (E.isRight(b)) out.set(path, b.right)
   }
   return out
 }
-
-/** The largest managed file a deferred value may read. */
-export const managedReadLimit = 64 * 1024 * 1024
 
 /**
  * Observes the parent directory of every resource that would be created, so the plan can refuse a
