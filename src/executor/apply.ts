@@ -17,9 +17,8 @@ import * as Status from '../types/file/Status.js'
 import { verify } from '../types/file/verify.js'
 import * as LibralPlan from '../types/libral/plan.js'
 import type * as Runner from '../interpreters/Runner.js'
-import * as ExecPlan from '../types/exec/plan.js'
 import * as Deferred from './deferred.js'
-import * as Guards from './guards.js'
+import * as ExecTurn from './execTurn.js'
 import * as Health from './health.js'
 import * as HealthM from '../types/common/Health.js'
 import * as Journal from './Journal.js'
@@ -251,64 +250,12 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         notes.push(resolved.right.note)
       }
     }
-    // A subscriber refreshes when a subscribed resource changed in this run, whatever its guards
-    // say; a refresh-only step does not run otherwise. Other commands ask their guards again at
-    // their turn: an earlier step may have changed the answer.
-    // A deferred exec is worked out now; then refresh_only, its subscriptions and its guards decide.
-    if (Plan.isExec(r) && r.deferred !== undefined && error === undefined) {
-      const worked = await Deferred.resolveExec(machine, { ...r, deferred: r.deferred })
-      if (E.isLeft(worked)) error = `cannot work out the deferred command: ${worked.left}`
+    if (Plan.isExec(r) && error === undefined) {
+      const turn = await ExecTurn.decide(r, machine, () => runnerOf(machine, options), (id) => outcomeOf(id) === 'changed')
+      if (E.isLeft(turn)) error = turn.left
       else {
-        notes.push(`worked out at its turn: ${worked.right.line}`)
-        // (its reason is set below, once refresh_only, subscriptions and guards have decided)
-        const triggered = (worked.right.subscribe ?? []).some((id) => outcomeOf(id) === 'changed')
-        if (r.deferred.refreshOnly && !triggered) notes.push('not run: refresh_only, and no subscribed resource changed')
-        else if (triggered) {
-          steps = [{ ...worked.right, reason: 'a subscribed resource changed' }]
-          notes.push('refreshed: a subscribed resource changed')
-        }
-        else {
-          const now = await Guards.evaluate(worked.right.guards, machine, await runnerOf(machine, options))
-          if (E.isLeft(now)) error = now.left
-          else {
-            const why = ExecPlan.skipReason(worked.right.guards, now.right)
-            if (why === undefined) steps = [{ ...worked.right, reason: ExecPlan.runReason(worked.right.guards) }]
-            else notes.push(`not run: ${why}`)
-          }
-        }
-      }
-    }
-    // An exec planned without deferral: a subscription that triggered runs it whatever its guards
-    // say; a planned run asks its guards again (an earlier step may have changed the answer); a
-    // refresh that did not trigger, or a command its guards skipped at plan time, runs only if
-    // its guards now say so (and it is not refresh_only: then it has no recheck).
-    if (Plan.isExec(r) && r.deferred === undefined && error === undefined) {
-      const planned = r.steps[0]
-      const candidate = planned ?? r.recheck
-      const triggeredBy = (r.subscribe ?? []).filter((id) => outcomeOf(id) === 'changed')
-      const guards = async (run: Step.ExecRun): Promise<string | undefined> => {
-        const now = await Guards.evaluate(run.guards, machine, await runnerOf(machine, options))
-        if (E.isLeft(now)) {
-          error = now.left
-          return undefined
-        }
-        return ExecPlan.skipReason(run.guards, now.right)
-      }
-      if (candidate !== undefined && triggeredBy.length > 0) {
-        steps = [{ ...candidate, reason: `refreshed: ${triggeredBy.join(', ')} changed` }]
-      } else if (planned !== undefined && planned.when === undefined) {
-        const why = await guards(planned)
-        if (why !== undefined) {
-          steps = []
-          notes.push(`not run: ${why} now; when the plan was made it would have run (${planned.reason})`)
-        }
-      } else {
-        steps = []
-        if (planned?.when !== undefined) notes.push(`not refreshed: ${planned.when.join(', ')} did not change`)
-        if (r.recheck !== undefined && (await guards(r.recheck)) === undefined && error === undefined) {
-          steps = [r.recheck]
-          notes.push(`runs now: when the plan was made it was ${r.observed.summary}; its guards say otherwise at its turn`)
-        }
+        steps = turn.right.steps
+        notes.push(...turn.right.notes)
       }
     }
     if (steps.length === 0 && error === undefined) {
@@ -335,7 +282,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       await write({ t: 'step', seq, id: r.id, what, undo: undo.right, ...(temp !== undefined ? { temp } : {}) })
       done.push({ id: r.id, what, undo: undo.right, temp })
       if (options.afterStepStart !== undefined) await options.afterStepStart(seq)
-      const result = step._tag === 'exec.run' ? await runCommand(await runnerOf(machine, options), step, after) : await execute(machine, step, temp, r.id, libral)
+      const result = await execute(machine, step, temp, { id: r.id, libral, runner: () => runnerOf(machine, options), output: after })
       if (E.isLeft(result)) {
         error = `${what} failed: ${step._tag === 'exec.run' ? result.left.description : Fault.render(result.left)}`
         // A command or provider update that started may have done something: it is listed as run, and there is nothing to roll back.
@@ -413,17 +360,6 @@ const checkHealth = async (r: Plan.ResourcePlan, machine: Machine, options: Opti
 const runnerOf = async (machine: Machine, options: Options): Promise<Runner.Runner> =>
   options.runner ?? (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
 
-/** Runs an exec step's command and checks its exit; with `logoutput`, its stdout lines go to `notes`. */
-const runCommand = async (runner: Runner.Runner, step: Step.ExecRun, notes: string[]): Promise<E.Either<Fault.Fault, unknown>> => {
-  const r = await runner.run(step.command)
-  if (E.isLeft(r)) return r
-  if (step.logoutput) notes.push(...r.right.stdout.split('\n').filter((l) => l !== '').map((l) => `output: ${l}`))
-  const why = ExecPlan.checkExit(step.returns, r.right.exitCode, r.right.signal)
-  if (why === undefined) return E.right(undefined)
-  const tail = r.right.stderr.trim().split('\n').slice(-3).join(' / ')
-  return E.left(Fault.make('Failed', 'exec', 'run', step.line, `${why}${tail !== '' ? `; stderr: ${tail}` : ''}`))
-}
-
 /** Observes a resource after its steps ran and says what is not as desired (nothing: verified). */
 const verifyResource = async (machine: Machine, r: Plan.ResourcePlan, runtime: Runtime.Runtime | undefined): Promise<ReadonlyArray<string>> => {
   if (Plan.isExec(r) || Plan.isSkipped(r)) return [] // an exec's exit code was checked when it ran
@@ -436,7 +372,15 @@ const verifyResource = async (machine: Machine, r: Plan.ResourcePlan, runtime: R
   return E.isLeft(after) ? [Fault.render(after.left)] : LibralPlan.verify(target.meta, r.desired, after.right.get(r.name)!)
 }
 
-const execute = (machine: Machine, step: Step.Step, temp: string | undefined, id: string, libral: Libral): Promise<E.Either<Fault.Fault, unknown>> => {
+/** What running a step needs besides the machine: the resource, its libral providers, the command runner, where command output goes. */
+interface StepContext {
+  readonly id: string
+  readonly libral: Libral
+  readonly runner: () => Promise<Runner.Runner>
+  readonly output: string[]
+}
+
+const execute = (machine: Machine, step: Step.Step, temp: string | undefined, ctx: StepContext): Promise<E.Either<Fault.Fault, unknown>> => {
   const attrs = (s: { owner: Step.Principal; group: Step.Principal; mode: string }) => ({
     uid: s.owner.id,
     gid: s.group.id,
@@ -447,8 +391,8 @@ const execute = (machine: Machine, step: Step.Step, temp: string | undefined, id
     'file.mkdir': (m) => machine.mkdirp(m.path, attrs(m))(),
     'file.attrs': (a) => machine.setAttrs(a.path, attrs(a))(),
     'file.remove': (r) => machine.remove(r.path, { recursive: r.recursive })(),
-    'exec.run': () => Promise.resolve(E.left(Fault.make('Failed', 'executor', 'run', '', 'invariant: exec steps run through runCommand'))),
-    'libral.update': (u) => libral.runtime!.session.update(libral.runtime!.target(u.provider), libral.found.get(id)!, UpdateStep.changesOf(u), { noop: false }),
+    'exec.run': async (x) => ExecTurn.run(await ctx.runner(), x, ctx.output),
+    'libral.update': (u) => ctx.libral.runtime!.session.update(ctx.libral.runtime!.target(u.provider), ctx.libral.found.get(ctx.id)!, UpdateStep.changesOf(u), { noop: false }),
   })(step)
 }
 
