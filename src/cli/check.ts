@@ -7,7 +7,7 @@ import { Command, CommanderError } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Health from '../executor/health.js'
 import * as Posix from '../interpreters/posix/posix.js'
-import * as HealthM from '../types/common/Health.js'
+import * as HealthM from '../types/resource/Health.js'
 import { compileManifest, quietSession } from './pipeline.js'
 import * as Render from './render.js'
 

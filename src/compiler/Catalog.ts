@@ -1,6 +1,6 @@
 // Catalog: the compiled manifest, every resource decoded and validated, in manifest order.
 import type { Diagnostic } from '../core/Diagnostic.js'
-import type { HealthCheck } from '../types/common/Common.js'
+import type { HealthCheck } from '../types/resource/Properties.js'
 import type { ExecSpec } from '../types/exec/Spec.js'
 import type { FileSpec } from '../types/file/Spec.js'
 import type { LibralSpec, Provider } from '../types/libral/Spec.js'

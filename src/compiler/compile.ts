@@ -11,7 +11,8 @@ import * as Value from '../manifest/expr/Value.js'
 import * as Yaml from '../manifest/Yaml.js'
 import type * as Registry from '../libral/Registry.js'
 import * as ResourceId from '../core/ResourceId.js'
-import * as Common from '../types/common/Common.js'
+import * as Deferral from '../types/resource/Deferral.js'
+import * as Properties from '../types/resource/Properties.js'
 import * as ExecSpec from '../types/exec/Spec.js'
 import * as FileSpec from '../types/file/Spec.js'
 import * as LibralSpec from '../types/libral/Spec.js'
@@ -94,7 +95,7 @@ const decodeResource = (
   scope: Manifest.Scope,
   baseDir: string,
   registry: Registry.Registry<LibralSpec.Provider> | undefined,
-  deferral: FileSpec.Deferral,
+  deferral: Deferral.Deferral,
 ): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> | undefined => {
   const provider = providerOf(raw)
   // plait's own types go to a libral provider only by its full name (`provider: file::x`); `posix` and the like stay plait's.
@@ -218,7 +219,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   for (const d of m.defaults) {
     const own = typeKeys[d.type]
     if (own === undefined) continue // a libral type's attributes are checked against its provider, per resource
-    const allowed = [...own, ...Common.keys, 'register_when_stable']
+    const allowed = [...own, ...Properties.keys]
     for (const e of d.props) {
       if (!allowed.includes(e.key)) {
         problems.push(Diagnostic.make('UnknownKey', `unknown property "${e.key}" in ${d.type} defaults`, { at: e.keyAt, hint: `allowed: ${allowed.join(', ')}` }))
@@ -231,7 +232,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   // The files earlier file resources manage, by host path, for deferring values that read them.
   const managed = new Map<string, { readonly id: string; readonly path: string }>()
   const machineRoot = inputs.root ?? '/'
-  const deferral: FileSpec.Deferral = { managedAt: (hostPath) => managed.get(hostPath), snapshot: snapshotOf(inputs, m.data) }
+  const deferral: Deferral.Deferral = { managedAt: (hostPath) => managed.get(hostPath), snapshot: snapshotOf(inputs, m.data) }
   // Every id and alias, to tell a reference to a later resource from one to nothing.
   const everyName = new Map<string, number>()
   m.resources.forEach((raw, i) => {
@@ -244,10 +245,10 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   const earlier = new Map<string, string>() // id or alias → id
   const links = new Map<string, CatalogLinks>()
   for (const [index, whole] of m.resources.entries()) {
-    const split = Common.decode(whole, scope)
+    const split = Properties.decode(whole, scope)
     const id = ResourceId.make(whole.type, whole.name)
     problems.push(...split.problems.map(Diagnostic.withResource(id)))
-    const resolve = (refs: ReadonlyArray<Common.Ref>, key: string): string[] =>
+    const resolve = (refs: ReadonlyArray<Properties.Ref>, key: string): string[] =>
       refs.flatMap((r) => {
         const target = earlier.get(r.text)
         if (target !== undefined) return [target]

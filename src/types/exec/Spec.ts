@@ -8,7 +8,7 @@ import * as ResourceId from '../../core/ResourceId.js'
 import { renderString, renderValue, type RawResource, type Scope } from '../../manifest/Manifest.js'
 import * as Node from '../../manifest/Node.js'
 import type * as Deferred from '../../core/Deferred.js'
-import * as Defer from '../common/Defer.js'
+import * as Deferral from '../resource/Deferral.js'
 import * as Words from './Words.js'
 
 // model
@@ -49,9 +49,6 @@ export interface ExecSpec {
 /** Properties the exec type accepts (`refresh_only` and `refreshonly` are the same). */
 export const keys = ['command', 'cwd', 'environment', 'path', 'returns', 'timeout', 'creates', 'onlyif', 'unless', 'refreshonly', 'refresh_only', 'logoutput', 'provider'] as const
 
-/** Common properties that later stages add; named so the error can say so. */
-export const laterKeys = ['alias', 'require', 'subscribe', 'control', 'health_checks', 'register_when_stable'] as const
-
 /** The timeout of a command that sets none (Puppet's exec default; CCM sets none). */
 export const defaultTimeoutMs = 300_000
 
@@ -84,7 +81,7 @@ export const commandProblem = (provider: Provider, line: string): string | undef
 }
 
 /** Decodes and validates an exec resource. */
-export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?: Defer.Deferral): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ExecSpec> => {
+export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?: Deferral.Deferral): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ExecSpec> => {
   const id = ResourceId.make('exec', raw.name)
   const problems: Diagnostic.Diagnostic[] = []
   const fail = (code: Diagnostic.Code, message: string, at: Position, hint?: string): void => {
@@ -123,10 +120,10 @@ export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?:
     return v
   }
   // A property whose template reads a file an earlier resource manages waits for apply.
-  const probes = new Map<string, Defer.Probed>()
+  const probes = new Map<string, Deferral.Probed>()
   const templates: Record<string, string | string[]> = {}
   const waits = (e: Node.Entry): boolean => {
-    const p = Defer.probe(e.value, scope, baseDir, deferral)
+    const p = Deferral.probe(e.value, scope, baseDir, deferral)
     if (p === undefined) return false
     probes.set(e.key, p)
     templates[e.key] = p.template
@@ -183,7 +180,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?:
       }
       case 'environment': {
         if (e.value._tag === 'Seq') {
-          const probed = e.value.items.map((item) => Defer.probe(item, scope, baseDir, deferral))
+          const probed = e.value.items.map((item) => Deferral.probe(item, scope, baseDir, deferral))
           if (probed.some((p) => p !== undefined)) {
             probed.forEach((p, i) => p !== undefined && probes.set(`environment[${i}]`, p))
             templates['environment'] = e.value.items.map((item) => (item._tag === 'Scalar' ? item.text : ''))
@@ -239,8 +236,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?:
         break
       }
       default:
-        if ((laterKeys as ReadonlyArray<string>).includes(e.key)) fail('Unsupported', `"${e.key}" is not supported by this version of plait yet`, e.keyAt)
-        else fail('UnknownKey', `unknown property "${e.key}" for an exec resource`, e.keyAt, `allowed: ${keys.join(', ')}`)
+        fail('UnknownKey', `unknown property "${e.key}" for an exec resource`, e.keyAt, `allowed: ${keys.join(', ')}`)
     }
   }
   const line = command?.value ?? raw.name
@@ -257,10 +253,10 @@ export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?:
     probes.size === 0 || deferral === undefined
       ? undefined
       : {
-          at: Defer.atText([...probes.values()][0]!.at),
+          at: Deferral.atText([...probes.values()][0]!.at),
           after: [...new Set([...probes.values()].flatMap((p) => [...p.managed.values()].map((m) => m.id)))],
           managed: Object.fromEntries([...probes.values()].flatMap((p) => [...p.managed].map(([rel, m]) => [rel, m.path]))),
-          snapshot: deferral.snapshot(Defer.mergeReads([...probes.values()].map((p) => p.reads))),
+          snapshot: deferral.snapshot(Deferral.mergeReads([...probes.values()].map((p) => p.reads))),
           templates,
         }
   return E.right({

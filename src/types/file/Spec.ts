@@ -7,7 +7,7 @@ import type { Position } from '../../core/Position.js'
 import * as ResourceId from '../../core/ResourceId.js'
 import type * as Deferred from '../../core/Deferred.js'
 import { renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
-import * as Defer from '../common/Defer.js'
+import * as Deferral from '../resource/Deferral.js'
 import * as Node from '../../manifest/Node.js'
 
 // model
@@ -21,9 +21,6 @@ export type ContentSpec =
   | { readonly _tag: 'Unmanaged' }
   /** Not knowable at plan time: it reads a file an earlier resource manages (see core/Deferred). */
   | { readonly _tag: 'Deferred'; readonly deferred: Deferred.Deferred }
-
-/** What decode needs to defer a value (see types/common/Defer). */
-export type Deferral = Defer.Deferral
 
 
 export interface FileSpec {
@@ -42,18 +39,15 @@ export interface FileSpec {
 /** Properties the file type accepts. */
 export const keys = ['ensure', 'content', 'source', 'owner', 'group', 'mode', 'force', 'provider'] as const
 
-/** Common properties of every type that later stages add; named so the error can say so. */
-export const laterKeys = ['alias', 'require', 'subscribe', 'control', 'health_checks', 'register_when_stable'] as const
-
 const principalPattern = /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,31}\$?$/
 
 // decoding
 
-const atText = Defer.atText
+const atText = Deferral.atText
 
 /** The deferred form of a `content` value, when its template reads a file an earlier resource manages. */
-const deferContent = (e: Node.Entry, scope: Scope, baseDir: string, deferral: Deferral | undefined): Deferred.Deferred | undefined => {
-  const p = Defer.probe(e.value, scope, baseDir, deferral)
+const deferContent = (e: Node.Entry, scope: Scope, baseDir: string, deferral: Deferral.Deferral | undefined): Deferred.Deferred | undefined => {
+  const p = Deferral.probe(e.value, scope, baseDir, deferral)
   if (p === undefined || deferral === undefined) return undefined
   return {
     property: 'content',
@@ -66,7 +60,7 @@ const deferContent = (e: Node.Entry, scope: Scope, baseDir: string, deferral: De
 }
 
 /** Decodes and validates a file resource; `baseDir` resolves a relative `source` (the manifest's directory). */
-export const decode = (raw: RawResource, scope: Scope, baseDir: string, deferral?: Deferral): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, FileSpec> => {
+export const decode = (raw: RawResource, scope: Scope, baseDir: string, deferral?: Deferral.Deferral): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, FileSpec> => {
   const id = ResourceId.make('file', raw.name)
   const problems: Diagnostic.Diagnostic[] = []
   const fail = (code: Diagnostic.Code, message: string, at: Position, hint?: string): void => {
@@ -170,11 +164,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string, deferral
         break
       }
       default:
-        if ((laterKeys as ReadonlyArray<string>).includes(e.key)) {
-          fail('Unsupported', `"${e.key}" is not supported by this version of plait yet`, e.keyAt)
-        } else {
-          fail('UnknownKey', `unknown property "${e.key}" for a file resource`, e.keyAt, `allowed: ${keys.join(', ')}`)
-        }
+        fail('UnknownKey', `unknown property "${e.key}" for a file resource`, e.keyAt, `allowed: ${keys.join(', ')}`)
     }
   }
   // With an invalid ensure, whether owner, group and mode are required is unknown: say only what is wrong.

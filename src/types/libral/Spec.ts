@@ -29,9 +29,6 @@ export interface LibralSpec {
   readonly attrs: Attrs
 }
 
-/** Common properties of every type that later stages add; named so the error can say so. */
-export const laterKeys = ['alias', 'require', 'subscribe', 'control', 'health_checks', 'register_when_stable'] as const
-
 // guards
 
 /** The libral provider a `provider:` value names for a resource type, if any: `type::name`, or `name` of that type. */
@@ -82,8 +79,6 @@ export const decode = (raw: RawResource, scope: Scope, registry: Registry.Regist
     if (e.key === 'provider') {
       const v = renderString(e.value, scope, problems)
       if (v !== undefined) given = { value: v, at: e.value.at }
-    } else if ((laterKeys as ReadonlyArray<string>).includes(e.key)) {
-      problems.push(Diagnostic.make('Unsupported', `"${e.key}" is not supported by this version of plait yet`, { at: e.keyAt, resource: id }))
     } else {
       const local: Diagnostic.Diagnostic[] = []
       const v = renderValue(e.value, scope, local)

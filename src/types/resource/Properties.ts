@@ -1,4 +1,4 @@
-// Common: the properties every resource type shares (CCM's common properties): `alias`,
+// Properties: the properties every resource type shares (CCM's common properties): `alias`,
 // `require`, `subscribe`, `control` and `health_checks`. Decoded before the type's own
 // properties, which see only the rest.
 import * as E from 'fp-ts/lib/Either.js'
@@ -34,7 +34,7 @@ export interface Control {
   readonly skip?: string
 }
 
-export interface Common {
+export interface Properties {
   readonly alias?: Ref
   readonly require: ReadonlyArray<Ref>
   readonly subscribe: ReadonlyArray<Ref>
@@ -43,7 +43,7 @@ export interface Common {
 }
 
 /** The common properties' keys. */
-export const keys = ['alias', 'require', 'subscribe', 'control', 'health_checks'] as const
+export const keys = ['alias', 'require', 'subscribe', 'control', 'health_checks', 'register_when_stable'] as const
 
 /** The types that refresh on `subscribe`: exec (CCM's service too, which plait does not have yet). */
 export const subscribers = ['exec'] as const
@@ -180,7 +180,7 @@ const decodeControl = (e: Node.Entry, scope: Scope, problems: Diagnostic.Diagnos
  * Splits a raw resource into its common properties and the rest (for its type's decoder). A
  * `control` that skips the resource is reported in `control.skip`.
  */
-export const decode = (raw: RawResource, scope: Scope): { readonly common: Common; readonly rest: RawResource; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } => {
+export const decode = (raw: RawResource, scope: Scope): { readonly common: Properties; readonly rest: RawResource; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } => {
   const problems: Diagnostic.Diagnostic[] = []
   let alias: Ref | undefined
   let require: Ref[] = []
@@ -211,6 +211,9 @@ export const decode = (raw: RawResource, scope: Scope): { readonly common: Commo
         if (!(subscribers as ReadonlyArray<string>).includes(raw.type)) {
           problems.push(Diagnostic.make('Validation', `subscribe is for exec resources, not ${raw.type}`, { at: e.keyAt, hint: 'to order this resource after another, use require' }))
         }
+        break
+      case 'register_when_stable':
+        problems.push(Diagnostic.make('Unsupported', `"${e.key}" is not supported by this version of plait yet`, { at: e.keyAt }))
         break
       case 'health_checks': {
         if (e.value._tag !== 'Seq') {

@@ -1,4 +1,4 @@
-// Defer: finds out whether a property's template reads (readFile, file, template) a file that an
+// Deferral: finds out whether a property's template reads (readFile, file, template) a file that an
 // earlier resource of the manifest manages; such a value is known only at apply. The template is
 // rendered once more with those files empty, to learn (and snapshot) what else it reads.
 import * as E from 'fp-ts/lib/Either.js'
