@@ -2,6 +2,7 @@
 // health checks of its resources (those its control does not skip). Nothing is observed, planned
 // or changed. The exit code follows the nagios convention, so a monitoring system can run it as a
 // plugin: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (also for a manifest that does not compile).
+import * as Terminal from '../core/Terminal.js'
 import { realpath, stat } from 'node:fs/promises'
 import { Command, CommanderError } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
@@ -10,6 +11,7 @@ import * as Posix from '../interpreters/posix/posix.js'
 import * as HealthM from '../types/resource/Health.js'
 import { compileManifest, quietSession } from './pipeline.js'
 import * as Render from './render.js'
+import * as Streams from './streams.js'
 
 interface Flags {
   readonly root?: string
@@ -46,17 +48,17 @@ export const register = (program: Command): void => {
           root = await realpath(o.root)
           if (!(await stat(root)).isDirectory()) throw new Error('not a directory')
         } catch {
-          process.stderr.write(`error: --root ${o.root}: not an existing directory\n`)
-          process.stdout.write('UNKNOWN: bad --root\n')
+          Streams.err(`error: --root ${o.root}: not an existing directory\n`)
+          Streams.out('UNKNOWN: bad --root\n')
           return exit(3)
         }
       }
       const machine = Posix.make(root !== undefined ? { root } : {})
       const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), assignments: o.fact }
-      const catalog = await compileManifest(manifest, machine, source, { providerPath: o.providerPath, session: quietSession(machine.root) }, (ds) => process.stderr.write(Render.warnings(ds)))
+      const catalog = await compileManifest(manifest, machine, source, { providerPath: o.providerPath, session: quietSession(machine.root) }, (ds) => Streams.err(Render.warnings(ds)))
       if (E.isLeft(catalog)) {
-        process.stderr.write(Render.diagnostics(catalog.left))
-        process.stdout.write('UNKNOWN: the manifest does not compile\n')
+        Streams.err(Render.diagnostics(catalog.left))
+        Streams.out('UNKNOWN: the manifest does not compile\n')
         return exit(3)
       }
       const runner = (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
@@ -68,11 +70,11 @@ export const register = (program: Command): void => {
       }
       const worst = results.reduce<HealthM.Status>((w, x) => HealthM.worse(w, x.result.status), 'OK')
       if (o.json === true) {
-        process.stdout.write(JSON.stringify({ status: worst, checks: results.map((x) => ({ resource: x.id, ...x.result })) }, null, 2) + '\n')
+        Streams.out(Streams.json({ status: worst, checks: results.map((x) => ({ resource: x.id, ...x.result })) }))
       } else {
-        for (const x of results) process.stdout.write(`${x.result.status.padEnd(8)} ${x.id}: ${HealthM.render(x.result)}\n`)
+        for (const x of results) Streams.out(`${x.result.status.padEnd(8)} ${Terminal.field(x.id)}: ${Terminal.field(HealthM.render(x.result))}\n`)
         const count = (s: HealthM.Status): number => results.filter((x) => x.result.status === s).length
-        process.stdout.write(
+        Streams.out(
           results.length === 0
             ? 'OK: the manifest has no health checks\n'
             : `${worst}: ${results.length} health check${results.length === 1 ? '' : 's'}, ${count('OK')} OK, ${count('WARNING')} WARNING, ${count('CRITICAL')} CRITICAL, ${count('UNKNOWN')} UNKNOWN\n`,

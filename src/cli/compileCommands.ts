@@ -9,6 +9,8 @@ import * as Posix from '../interpreters/posix/posix.js'
 import * as LibralValue from '../libral/Value.js'
 import { compileManifest, quietSession } from './pipeline.js'
 import * as Render from './render.js'
+import * as Streams from './streams.js'
+import { field as f } from '../core/Terminal.js'
 
 interface Flags {
   readonly facts?: string
@@ -22,7 +24,7 @@ interface Flags {
 const failed = (): CommanderError => new CommanderError(1, 'plait.compile', 'compilation failed')
 
 const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
-  process.stderr.write(Render.diagnostics(ds))
+  Streams.err(Render.diagnostics(ds))
   throw failed()
 }
 
@@ -31,7 +33,7 @@ const compileFile = async (manifest: string, o: Flags, local: boolean): Promise<
   const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), ...(o.now !== undefined ? { now: o.now } : {}), assignments: o.fact }
   // Providers are read from their .yaml metadata and never run; suitability is the target's business.
   const providers = { providerPath: o.providerPath, session: quietSession('/'), describe: false, anySuitable: true }
-  const catalog = await compileManifest(manifest, Posix.make({}), source, providers, (ds) => process.stderr.write(Render.warnings(ds)), local)
+  const catalog = await compileManifest(manifest, Posix.make({}), source, providers, (ds) => Streams.err(Render.warnings(ds)), local)
   return E.isLeft(catalog) ? fail(catalog.left) : catalog.right
 }
 
@@ -44,36 +46,36 @@ export const catalogJson = (c: Catalog): unknown => ({
 
 /** The catalog in text: one line per resource with where it was declared and its properties. */
 export const renderCatalog = (c: Catalog): string => {
-  const lines = [`${c.manifest.file}: ${c.resources.length} resource${c.resources.length === 1 ? '' : 's'}`]
+  const lines = [`${f(c.manifest.file)}: ${c.resources.length} resource${c.resources.length === 1 ? '' : 's'}`]
   for (const r of c.resources) {
     if (r._tag === 'libral') {
       const attrs = Object.keys(r.attrs).sort().map((k) => `${k}=${LibralValue.render(r.attrs[k])}`)
-      lines.push(`  ${r.id}  (${r.at.file}:${r.at.line}:${r.at.col})  provider=${r.provider.meta.qname}${attrs.length > 0 ? ' ' + attrs.join(' ') : ''}`)
+      lines.push(`  ${f(r.id)}  (${f(r.at.file)}:${r.at.line}:${r.at.col})  provider=${f(r.provider.meta.qname)}${attrs.length > 0 ? ' ' + f(attrs.join(' ')) : ''}`)
       continue
     }
     if (r._tag === 'skipped') {
-      lines.push(`  ${r.id}  (${r.at.file}:${r.at.line}:${r.at.col})  skipped: ${r.reason}`)
+      lines.push(`  ${f(r.id)}  (${f(r.at.file)}:${r.at.line}:${r.at.col})  skipped: ${f(r.reason)}`)
       continue
     }
     if (r._tag === 'exec') {
-      const props = [`provider=${r.provider}`, `command=${JSON.stringify(r.command)}`]
-      if (r.cwd !== undefined) props.push(`cwd=${r.cwd}`)
-      if (r.creates !== undefined) props.push(`creates=${r.creates}`)
+      const props = [`provider=${f(r.provider)}`, `command=${JSON.stringify(r.command)}`]
+      if (r.cwd !== undefined) props.push(`cwd=${f(r.cwd)}`)
+      if (r.creates !== undefined) props.push(`creates=${f(r.creates)}`)
       if (r.onlyif !== undefined) props.push(`onlyif=${JSON.stringify(r.onlyif)}`)
       if (r.unless !== undefined) props.push(`unless=${JSON.stringify(r.unless)}`)
       if (r.refreshOnly) props.push('refresh_only=true')
       if (r.returns.length !== 1 || r.returns[0] !== 0) props.push(`returns=[${r.returns.join(',')}]`)
-      lines.push(`  ${r.id}  (${r.at.file}:${r.at.line}:${r.at.col})  ${props.join(' ')}`)
+      lines.push(`  ${f(r.id)}  (${f(r.at.file)}:${r.at.line}:${r.at.col})  ${f(props.join(' '))}`)
       continue
     }
     const props = [`ensure=${r.ensure}`]
-    if (r.owner !== undefined) props.push(`owner=${r.owner}`)
-    if (r.group !== undefined) props.push(`group=${r.group}`)
+    if (r.owner !== undefined) props.push(`owner=${f(r.owner)}`)
+    if (r.group !== undefined) props.push(`group=${f(r.group)}`)
     if (r.mode !== undefined) props.push(`mode=${r.mode.toString(8).padStart(4, '0')}`)
     if (r.content._tag === 'Inline') props.push(`content=${JSON.stringify(r.content.text.length > 40 ? r.content.text.slice(0, 40) + '…' : r.content.text)}`)
-    if (r.content._tag === 'Source') props.push(`source=${r.content.written}`)
+    if (r.content._tag === 'Source') props.push(`source=${f(r.content.written)}`)
     if (r.force) props.push('force=true')
-    lines.push(`  ${r.id}  (${r.at.file}:${r.at.line}:${r.at.col})  ${props.join(' ')}`)
+    lines.push(`  ${f(r.id)}  (${f(r.at.file)}:${r.at.line}:${r.at.col})  ${f(props.join(' '))}`)
   }
   return lines.join('\n') + '\n'
 }
@@ -95,7 +97,7 @@ export const register = (program: Command): void => {
       .argument('<manifest>', 'the manifest (CCM YAML format)'),
   ).action(async (manifest: string, o: Flags) => {
     const c = await compileFile(manifest, o, false)
-    process.stdout.write(`${manifest}: valid, ${c.resources.length} resource${c.resources.length === 1 ? '' : 's'}\n`)
+    Streams.out(`${manifest}: valid, ${c.resources.length} resource${c.resources.length === 1 ? '' : 's'}\n`)
   })
   factOptions(
     program
@@ -105,6 +107,6 @@ export const register = (program: Command): void => {
       .option('--json', 'print the catalog as JSON'),
   ).action(async (manifest: string, o: Flags) => {
     const c = await compileFile(manifest, o, true)
-    process.stdout.write(o.json === true ? JSON.stringify(catalogJson(c), null, 2) + '\n' : renderCatalog(c))
+    Streams.out(o.json === true ? Streams.json(catalogJson(c)) : renderCatalog(c))
   })
 }

@@ -8,6 +8,8 @@ import * as Facts from '../facts/Facts.js'
 import * as FactsGather from '../interpreters/posix/facts.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as Render from './render.js'
+import * as Streams from './streams.js'
+import * as Terminal from '../core/Terminal.js'
 
 // model
 
@@ -28,12 +30,8 @@ interface Flags {
 }
 
 const defaults: Deps = {
-  out: (s) => {
-    process.stdout.write(s)
-  },
-  err: (s) => {
-    process.stderr.write(s)
-  },
+  out: Streams.out,
+  err: Streams.err,
   dirs: () => FactsGather.defaultDirs(process.env),
   gather: FactsGather.gather,
 }
@@ -77,6 +75,6 @@ export const register = (program: Command, deps: Partial<Deps> = {}): Command =>
       if (E.isLeft(facts)) return fail(facts.left)
       const value = Facts.query(facts.right, query ?? '')
       if (E.isLeft(value)) return fail([Diagnostic.make('Validation', `no fact at "${query ?? ''}": ${value.left}`)])
-      d.out(Facts.render(value.right, o.json === true ? 'json' : 'text'))
+      d.out(o.json === true ? Terminal.json(Facts.render(value.right, 'json')) : Facts.render(value.right, 'text'))
     })
 }

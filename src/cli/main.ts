@@ -19,6 +19,8 @@ import * as FactsCommand from './facts.js'
 import type { Session } from '../interpreters/libral/Session.js'
 import { planManifest, readHost, type FactSource, type Providers } from './pipeline.js'
 import * as Render from './render.js'
+import * as Streams from './streams.js'
+import * as Terminal from '../core/Terminal.js'
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
@@ -32,12 +34,7 @@ class Exit extends Error {
   }
 }
 
-const out = (s: string): void => {
-  process.stdout.write(s)
-}
-const err = (s: string): void => {
-  process.stderr.write(s)
-}
+const { out, err } = Streams
 
 const warn = (ds: ReadonlyArray<Diagnostic.Diagnostic>): void => err(Render.warnings(ds))
 
@@ -151,7 +148,7 @@ const runApply = async (
       noop: o.noop === true,
       libral: session,
       onRecovered: (undone) => {
-        say(o.json, `${undone.map((x) => `recovered: ${x}`).join('\n')}\n${o.json === true ? '' : '\n'}`)
+        say(o.json, `${undone.map((x) => `recovered: ${Terminal.field(x)}`).join('\n')}\n${o.json === true ? '' : '\n'}`)
         afterRecovery()
       },
       onPlan: (plan) => {
@@ -161,7 +158,7 @@ const runApply = async (
       ...(hook !== undefined ? { afterStepStart: hook } : {}),
     }),
   )
-  if (o.json === true) out(JSON.stringify(report, null, 2) + '\n')
+  if (o.json === true) out(Streams.json(report))
   else out(Render.report(report))
   if (postMessage !== undefined) say(o.json, postMessage)
   if (ReportM.failed(report)) throw new Exit(EXIT_ERROR)
@@ -211,7 +208,7 @@ program
     await notePending(machine, stateDirOf(o))
     const plan = orFail(await planManifest(manifest, machine, version, factSource(o), warn, providersOf(o, sessionOf(machine))))
     if (o.out !== undefined) await writeAtomic(o.out, PlanFile.serialize(plan))
-    out(o.json === true ? PlanFile.serialize(plan) : Render.plan(plan, { verbose: o.verbose === true }))
+    out(o.json === true ? Terminal.json(PlanFile.serialize(plan)) : Render.plan(plan, { verbose: o.verbose === true }))
     if (o.out !== undefined && o.json !== true) out(`Saved the plan to ${o.out}. Apply it with: plait apply ${o.out}${o.root !== undefined ? ` --root ${o.root}` : ''}\n`)
     if (o.detailedExitcode === true && plan.resources.some((r) => r.steps.length > 0)) throw new Exit(EXIT_CHANGES)
   })
@@ -224,7 +221,7 @@ program
   .option('-v, --verbose', 'also list unchanged resources')
   .action(async (file: string, o: { json?: boolean; verbose?: boolean }) => {
     const plan = await loadPlan(file)
-    out(o.json === true ? PlanFile.serialize(plan) : Render.plan(plan, { verbose: o.verbose === true }))
+    out(o.json === true ? Terminal.json(PlanFile.serialize(plan)) : Render.plan(plan, { verbose: o.verbose === true }))
   })
 
 program

@@ -9,6 +9,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as ProviderTest from '../interpreters/libral/providerTest.js'
 import { EXIT_ERROR, EXIT_NOT_FOUND, EXIT_OK, exitWith, parseTimeout, processIo, type Io } from './ral.js'
+import * as Streams from './streams.js'
 
 interface Options {
   readonly runs?: string
@@ -95,7 +96,7 @@ const run = async (io: Io, path: string, o: Options): Promise<number> => {
       reports.push({ path: file, provider: x.meta.qname, ok: x.failure === undefined, runs: x.runs, seed: x.seed, invocations: x.invocations, durationMs: x.durationMs, warnings: x.warnings, ...(x.skipped !== undefined ? { skipped: x.skipped } : {}), ...(x.failure !== undefined ? { failure: { ...x.failure, counterexample: x.failure.counterexample.map((s) => ProviderTest.renderStep(x.meta, s)) } } : {}) })
     } else io.out(ProviderTest.renderReport(r.right))
   }
-  if (o.json === true) io.out(JSON.stringify({ providers: reports }, null, 2) + '\n')
+  if (o.json === true) io.out(Streams.json({ providers: reports }))
   return status
 }
 

@@ -14,6 +14,7 @@ import * as Desired from '../libral/Desired.js'
 import * as Log from '../libral/Log.js'
 import * as Registry from '../libral/Registry.js'
 import * as Render from '../libral/Render.js'
+import * as Streams from './streams.js'
 import * as Resource from '../libral/Resource.js'
 
 // model
@@ -27,12 +28,8 @@ export interface Io {
 
 /** This process's streams and environment. */
 export const processIo: Io = {
-  out: (s) => {
-    process.stdout.write(s)
-  },
-  err: (s) => {
-    process.stderr.write(s)
-  },
+  out: Streams.out,
+  err: Streams.err,
   env: process.env,
 }
 
@@ -114,18 +111,27 @@ export const sessionFor = (io: Io, o: { readonly root?: string; readonly timeout
 
 // the command
 
+/** The `error:` lines of a refusal, as one message (its first line when it has none). */
+const errorsIn = (text: string): string => {
+  const lines = text.split('\n').filter((l) => l.startsWith('error: '))
+  return lines.length === 0 ? (text.split('\n')[0] ?? '') : lines.map((l) => l.slice('error: '.length)).join('; ')
+}
+
 const run = async (io: Io, type: string | undefined, name: string | undefined, attrs: ReadonlyArray<string>, o: Options): Promise<number> => {
   const json = o.json === true
-  const root = await resolveRoot(o.root, io)
-  const timeoutSeconds = parseTimeout(o.timeout, io)
+  // With --json, a refusal is also a JSON error on stdout, so that a script always has an answer.
+  const refusing: Io = json ? { ...io, err: (s) => (io.err(s), io.out(Streams.json(Render.errorJson(errorsIn(s))))) } : io
+  const refuse = (text: string): number => (refusing.err(text), EXIT_ERROR)
+  const root = await resolveRoot(o.root, refusing)
+  const timeoutSeconds = parseTimeout(o.timeout, refusing)
   const session = sessionFor(io, { logLevel: o.logLevel, ...(root !== undefined ? { root } : {}), ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}) })
   const path = Discover.providerPath({ cli: o.providerPath, env: io.env['PLAIT_PROVIDER_PATH'] })
   const { registry, problems } = await Discover.discover(session.context, path)
   if (problems.length > 0) io.err(problems.map(Diagnostic.render).join('\n') + '\n')
   const status = (s: number): number => Math.max(s, problems.length > 0 ? EXIT_ERROR : EXIT_OK)
-  const print = (text: string, j: unknown): void => io.out(json ? JSON.stringify(j, null, 2) + '\n' : text)
+  const print = (text: string, j: unknown): void => io.out(json ? Streams.json(j) : text)
   const failed = (message: string): number => {
-    if (json) io.out(JSON.stringify(Render.errorJson(message), null, 2) + '\n')
+    if (json) io.out(Streams.json(Render.errorJson(message)))
     else io.err(`failed: ${message}\n`)
     return EXIT_ERROR
   }
@@ -133,8 +139,7 @@ const run = async (io: Io, type: string | undefined, name: string | undefined, a
 
   if (type === undefined) {
     if (o.explain === true) {
-      io.err("error: please provide a type\nrun 'plait ral' to see a list of all providers\n")
-      return EXIT_ERROR
+      return refuse("error: please provide a type\nrun 'plait ral' to see a list of all providers\n")
     }
     const usable = Registry.suitable(registry)
     print(Render.providers(usable.map((p) => p.meta)), Render.providersJson(usable.map((p) => ({ meta: p.meta, path: p.path, suitable: true }))))
@@ -143,8 +148,7 @@ const run = async (io: Io, type: string | undefined, name: string | undefined, a
 
   const picked = Registry.resolve(registry, type)
   if (E.isLeft(picked)) {
-    io.err(`error: ${picked.left}\nrun 'plait ral' to see a list of all providers\n`)
-    return EXIT_ERROR
+    return refuse(`error: ${picked.left}\nrun 'plait ral' to see a list of all providers\n`)
   }
   const p = picked.right
   const meta = p.meta
@@ -162,8 +166,7 @@ const run = async (io: Io, type: string | undefined, name: string | undefined, a
 
   const badName = Desired.nameProblem(name)
   if (badName !== undefined) {
-    io.err(`error: ${badName}\n`)
-    return EXIT_ERROR
+    return refuse(`error: ${badName}\n`)
   }
 
   if (attrs.length === 0) {
@@ -176,8 +179,7 @@ const run = async (io: Io, type: string | undefined, name: string | undefined, a
 
   const desired = Desired.readArgs(meta, attrs)
   if (E.isLeft(desired)) {
-    io.err(desired.left.map((m) => `error: ${m}\n`).join('') + `run 'plait ral --explain ${meta.qname}' to get a list of attributes and valid values\n`)
-    return EXIT_ERROR
+    return refuse(desired.left.map((m) => `error: ${m}\n`).join('') + `run 'plait ral --explain ${meta.qname}' to get a list of attributes and valid values\n`)
   }
   const found = await session.find(p, name)
   if (E.isLeft(found)) return faulted(found.left)
@@ -192,7 +194,7 @@ const run = async (io: Io, type: string | undefined, name: string | undefined, a
   const updated = await session.update(p, found.right, planned, { noop: o.noop === true })
   if (E.isLeft(updated)) return faulted(updated.left)
   if (updated.right._tag === 'Unknown') {
-    if (json) io.out(JSON.stringify(Render.errorJson(`${meta.qname} '${name}' does not exist and can not be created`, 'unknown'), null, 2) + '\n')
+    if (json) io.out(Streams.json(Render.errorJson(`${meta.qname} '${name}' does not exist and can not be created`, 'unknown')))
     else io.err(`failed: ${meta.qname} '${name}' does not exist and can not be created\n`)
     return status(EXIT_NOT_FOUND)
   }

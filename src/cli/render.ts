@@ -5,58 +5,69 @@ import * as Plan from '../core/Plan.js'
 import type { Step } from '../core/Step.js'
 import * as Report from '../executor/Report.js'
 import * as LibralValue from '../libral/Value.js'
+import { field as f } from '../core/Terminal.js'
 
 /** The summary line of a plan. */
 export const summaryLine = (s: Plan.Summary): string =>
   `Plan: ${s.create} to create, ${s.update} to change, ${s.delete} to delete, ${s.run !== undefined ? `${s.run} to run, ` : ''}${s.unchanged} unchanged.`
 
+// Every name, value, message and content line is drawn with `f` (Terminal.field), so that nothing
+// a manifest, a machine or a provider supplies can add a line or a terminal control to the review.
 const indent = (text: string, pad: string): string =>
   text
     .split('\n')
     .map((l) => (l === '' ? '' : pad + l))
     .join('\n')
 
+/** A content diff, each of its lines escaped on its own (the diff's own newlines are kept). */
+const diffLines = (diff: string): string =>
+  diff
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map(f)
+    .join('\n')
+
 const stepLines = (s: Step): string[] => {
-  const head = s._tag === 'libral.update' ? `${s._tag} (${s.provider}): ${s.reason}` : `${s._tag}: ${s.reason}`
+  const head = s._tag === 'libral.update' ? `${s._tag} (${f(s.provider)}): ${f(s.reason)}` : `${s._tag}: ${f(s.reason)}`
   const out = [head]
-  if (s._tag === 'libral.update') for (const c of s.changes) out.push(`  ${c.attr}: ${c.was === undefined ? '' : `${LibralValue.render(c.was)} `}→ ${LibralValue.render(c.is)}`)
+  if (s._tag === 'libral.update') for (const c of s.changes) out.push(`  ${f(c.attr)}: ${c.was === undefined ? '' : `${f(LibralValue.render(c.was))} `}→ ${f(LibralValue.render(c.is))}`)
   if (s._tag === 'file.write') {
-    if (s.diff !== undefined && s.diff.trim() !== '') out.push(indent(s.diff.replace(/\n+$/, ''), '  '))
-    else if (s.content.encoding === 'base64') out.push(`  (binary content, ${s.content.size} bytes, sha256 ${s.content.sha256.slice(0, 12)})`)
+    if (s.diff !== undefined && s.diff.trim() !== '') out.push(indent(diffLines(s.diff), '  '))
+    else if (s.content.encoding === 'base64') out.push(`  (binary content, ${s.content.size} bytes, sha256 ${f(s.content.sha256.slice(0, 12))})`)
     else if (s.content.size === 0) out.push('  (empty file)')
-    else if (s.diff === undefined) out.push(`  (content not shown: ${s.content.size} bytes, sha256 ${s.content.sha256.slice(0, 12)})`)
+    else if (s.diff === undefined) out.push(`  (content not shown: ${s.content.size} bytes, sha256 ${f(s.content.sha256.slice(0, 12))})`)
   }
   return out
 }
 
 /** Draws a plan: one block per resource that changes, then the summary line. */
 export const plan = (p: Plan.Plan, options: { readonly verbose?: boolean } = {}): string => {
-  const lines: string[] = [`plait plan of ${p.inputs.manifest.path}${p.root === '/' ? '' : ` (root ${p.root})`}`, '']
+  const lines: string[] = [`plait plan of ${f(p.inputs.manifest.path)}${p.root === '/' ? '' : ` (root ${f(p.root)})`}`, '']
   for (const r of p.resources) {
     if (Plan.isSkipped(r)) {
-      lines.push(`  ${r.id}: skipped: ${r.skipped}`, '')
+      lines.push(`  ${f(r.id)}: skipped: ${f(r.skipped)}`, '')
       continue
     }
     if (Plan.isDeferred(r)) {
-      lines.push(`${Plan.symbol(r.action)} ${r.id}`, `    was: ${r.observed.summary}`, `    (${Deferred.describe(r.deferred)})`, '')
+      lines.push(`${Plan.symbol(r.action)} ${f(r.id)}`, `    was: ${f(r.observed.summary)}`, `    (${f(Deferred.describe(r.deferred))})`, '')
       continue
     }
     if (Plan.isExec(r)) {
       // Commands are always listed: whether one runs is what a reviewer wants to see.
       const s = r.steps[0]
       if (r.deferred !== undefined) {
-        lines.push(`${Plan.symbol(r.action)} ${r.id}\n    (${r.observed.summary})`, '')
+        lines.push(`${Plan.symbol(r.action)} ${f(r.id)}\n    (${f(r.observed.summary)})`, '')
         continue
       }
-      lines.push(s === undefined ? `  ${r.id}: ${r.observed.summary}` : `${Plan.symbol(r.action)} ${r.id}\n    exec.run (${s.provider}): ${s.line}\n      ${r.observed.summary}`, '')
+      lines.push(s === undefined ? `  ${f(r.id)}: ${f(r.observed.summary)}` : `${Plan.symbol(r.action)} ${f(r.id)}\n    exec.run (${f(s.provider)}): ${f(s.line)}\n      ${f(r.observed.summary)}`, '')
       continue
     }
     if (r.steps.length === 0) {
-      if (options.verbose === true) lines.push(`  ${r.id}: unchanged (${r.observed.summary})`, '')
+      if (options.verbose === true) lines.push(`  ${f(r.id)}: unchanged (${f(r.observed.summary)})`, '')
       continue
     }
-    lines.push(`${Plan.symbol(r.action)} ${r.id}`)
-    lines.push(`    was: ${r.observed.summary}`)
+    lines.push(`${Plan.symbol(r.action)} ${f(r.id)}`)
+    lines.push(`    was: ${f(r.observed.summary)}`)
     for (const s of r.steps) lines.push(indent(stepLines(s).join('\n'), '    '))
     lines.push('')
   }
@@ -70,17 +81,17 @@ export const report = (r: Report.Report): string => {
   const lines: string[] = []
   const width = Math.max(...r.resources.map((x) => x.outcome.length), 7)
   for (const x of r.resources) {
-    const head = `${x.outcome.padEnd(width)}  ${x.id}`
-    lines.push(x.messages.length === 0 ? head : `${head}: ${x.messages[0]}`)
-    for (const m of x.messages.slice(1)) lines.push(`${' '.repeat(width + 2)}  ${m}`)
+    const head = `${x.outcome.padEnd(width)}  ${f(x.id)}`
+    lines.push(x.messages.length === 0 ? head : `${head}: ${f(x.messages[0]!)}`)
+    for (const m of x.messages.slice(1)) lines.push(`${' '.repeat(width + 2)}  ${f(m)}`)
   }
   if (r.rolledBack.length > 0) {
     lines.push('', 'Rolled back:')
-    for (const x of r.rolledBack) lines.push(`  ${x}`)
+    for (const x of r.rolledBack) lines.push(`  ${f(x)}`)
   }
   if (r.irreversible.length > 0) {
     lines.push('', 'Ran and cannot be undone:')
-    for (const x of r.irreversible) lines.push(`  ${x}`)
+    for (const x of r.irreversible) lines.push(`  ${f(x)}`)
   }
   const c = Report.counts(r)
   const parts = [`${c.changed} ${r.noop ? 'would change' : 'changed'}`, `${c.stable} stable`, `${c.failed} failed`, `${c.skipped} skipped`]

@@ -1,5 +1,6 @@
 // Diagnostic: a user-facing error value, with the source position and resource it concerns.
 import * as Position from './Position.js'
+import * as Terminal from './Terminal.js'
 
 // model
 
@@ -79,6 +80,7 @@ const draw = (d: Diagnostic, severity: 'error' | 'warning'): string => {
   if (d.at !== undefined) parts.push(Position.render(d.at))
   if (d.resource !== undefined) parts.push(d.resource)
   parts.push(d.message)
-  const head = parts.join(': ')
-  return d.hint === undefined ? `${severity}: ${head}` : `${severity}: ${head}\n  hint: ${d.hint}`
+  // Messages quote names and values from manifests, machines and providers: one line each, always.
+  const head = parts.map(Terminal.field).join(': ')
+  return d.hint === undefined ? `${severity}: ${head}` : `${severity}: ${head}\n  hint: ${Terminal.field(d.hint)}`
 }

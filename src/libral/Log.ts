@@ -1,5 +1,6 @@
 // Log: a provider's stderr, one line per entry, each at the level its `LEVEL:` prefix names
 // (`debug:`, `info:`, `warn:`, `error:`; `warning:` too, any case), `warn` when there is none.
+import * as Terminal from '../core/Terminal.js'
 
 // model
 
@@ -49,4 +50,4 @@ export const parseLevel = (text: string): Level | undefined => {
 // interop
 
 /** Draws a line for a terminal: `warn: host::etc_hosts list: message`. */
-export const render = (subject: string, l: Line): string => `${l.level}: ${subject}: ${l.message}`
+export const render = (subject: string, l: Line): string => `${l.level}: ${Terminal.field(subject)}: ${Terminal.field(l.message)}`

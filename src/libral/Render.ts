@@ -8,6 +8,8 @@
 //
 // and ralsh's `--json` shapes: `{"providers": [...]}`, `{"resources": [...]}`, `{"resource": {...}}`,
 // `{"changes": [...], "resource": {...}}`.
+// Names, values and descriptions come from providers: each is drawn with Terminal.field.
+import { field as T } from '../core/Terminal.js'
 import type { Metadata } from './Metadata.js'
 import type * as Resource from './Resource.js'
 import * as Value from './Value.js'
@@ -22,8 +24,8 @@ export const resource = (qname: string, f: Resource.Found): string => {
   const r = f.resource
   const names = attributeOrder(Object.keys(r.attrs))
   const width = Math.max(0, ...names.map((n) => n.length))
-  const lines = [`${qname} { ${Value.render(r.name)}:`]
-  for (const n of names) lines.push(`  ${n.padEnd(width)} => ${Value.render(r.attrs[n])},`)
+  const lines = [`${T(qname)} { ${T(Value.render(r.name))}:`]
+  for (const n of names) lines.push(`  ${T(n).padEnd(width)} => ${T(Value.render(r.attrs[n]))},`)
   lines.push('}')
   return lines.join('\n') + '\n'
 }
@@ -40,23 +42,23 @@ const bare = (v: Value.Value | undefined): string => {
 }
 
 /** One change as ralsh printed it: `attr(was->is)`. */
-export const change = (c: Resource.Change): string => `${c.attr}(${bare(c.was)}->${bare(c.is)})`
+export const change = (c: Resource.Change): string => `${T(c.attr)}(${T(bare(c.was))}->${T(bare(c.is))})`
 
 /** Changes, one per line. */
 export const changes = (cs: ReadonlyArray<Resource.Change>): string => cs.map((c) => change(c) + '\n').join('')
 
 /** The provider list: one full name per line. */
-export const providers = (ms: ReadonlyArray<Metadata>): string => ms.map((m) => m.qname + '\n').join('')
+export const providers = (ms: ReadonlyArray<Metadata>): string => ms.map((m) => T(m.qname) + '\n').join('')
 
 /** ralsh's `--explain`: the provider, its source, its description and each attribute's kind and type. */
 export const explain = (m: Metadata, source: string): string => {
   const width = Math.max(...m.attributes.map((a) => a.name.length))
-  const lines = [`Provider ${m.qname}`, `  source: ${source}`]
-  if (m.desc.trim() !== '') lines.push(m.desc.replace(/\n+$/, ''))
+  const lines = [`Provider ${T(m.qname)}`, `  source: ${T(source)}`]
+  if (m.desc.trim() !== '') lines.push(...m.desc.replace(/\n+$/, '').split('\n').map(T))
   for (const a of [...m.attributes].sort((x, y) => rank(x.name) - rank(y.name))) {
-    lines.push(`  ${a.name.padEnd(width)} : ${a.desc.trim() === '' ? '(missing description)' : a.desc.trim().replace(/\n/g, ' ')}`)
+    lines.push(`  ${T(a.name).padEnd(width)} : ${a.desc.trim() === '' ? '(missing description)' : T(a.desc.trim().replace(/\n/g, ' '))}`)
     lines.push(`  ${' '.repeat(width)} . kind = ${a.kind}`)
-    lines.push(`  ${' '.repeat(width)} . type = ${Value.formatType(a.type)}`)
+    lines.push(`  ${' '.repeat(width)} . type = ${T(Value.formatType(a.type))}`)
   }
   return lines.join('\n') + '\n'
 }

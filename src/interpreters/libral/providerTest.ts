@@ -10,6 +10,7 @@
 //   changes the real update then makes;
 // - list and find agree (on the names the steps used, and a few others).
 // A failure is shrunk by fast-check and reported with its counterexample as `plait ral` commands.
+import { field as T } from '../../core/Terminal.js'
 import * as fsp from 'node:fs/promises'
 import * as os from 'node:os'
 import * as nodePath from 'node:path'
@@ -135,9 +136,9 @@ export const renderStep = (meta: Metadata.Metadata, s: Step): string => {
 
 /** Draws a report for a terminal. */
 export const renderReport = (r: Report): string => {
-  const lines = [`plait provider test ${r.meta.qname} (${r.path})`, `  metadata: valid (${r.metaSource}); noop: ${r.meta.noop ? 'declared' : 'not declared'}`]
-  for (const w of r.warnings) lines.push(`  warning: ${w}`)
-  if (r.skipped !== undefined) lines.push(`  skipped the update properties: ${r.skipped}`)
+  const lines = [`plait provider test ${T(r.meta.qname)} (${T(r.path)})`, `  metadata: valid (${T(r.metaSource)}); noop: ${r.meta.noop ? 'declared' : 'not declared'}`]
+  for (const w of r.warnings) lines.push(`  warning: ${T(w)}`)
+  if (r.skipped !== undefined) lines.push(`  skipped the update properties: ${T(r.skipped)}`)
   const stats = `${r.runs} run${r.runs === 1 ? '' : 's'}, ${r.invocations} provider runs, ${(r.durationMs / 1000).toFixed(1)} s, seed ${r.seed}`
   if (r.failure === undefined) {
     lines.push(`  ok: ${stats}`)
@@ -145,13 +146,13 @@ export const renderReport = (r: Report): string => {
   }
   const f = r.failure
   lines.push(`  FAILED: ${stats}; shrunk ${f.shrinks} time${f.shrinks === 1 ? '' : 's'}`)
-  lines.push(...f.message.split('\n').map((l) => `  ${l}`))
+  lines.push(...f.message.split('\n').map((l) => `  ${T(l)}`))
   lines.push('  counterexample (each line is one desired state, run in order in a fresh sandbox):')
-  f.counterexample.forEach((s, i) => lines.push(`    ${i + 1}. ${renderStep(r.meta, s)}`))
+  f.counterexample.forEach((s, i) => lines.push(`    ${i + 1}. ${T(renderStep(r.meta, s))}`))
   const again = [`plait provider test ${word(r.path)}`, `--seed ${r.seed}`]
   if (r.steps !== defaultSteps) again.push(`--steps ${r.steps}`)
   if (r.fixture !== undefined) again.push(`--fixture ${word(r.fixture)}`)
-  lines.push(`  rerun it: ${again.join(' ')} --replay-path ${f.replayPath}`)
+  lines.push(`  rerun it: ${T(again.join(' '))} --replay-path ${T(f.replayPath)}`)
   return lines.join('\n') + '\n'
 }
 
