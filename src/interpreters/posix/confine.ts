@@ -1,11 +1,17 @@
-// confine: maps machine paths to host paths below a root, and refuses those a symlink leads out of it.
+// confine: reaches machine paths below a root through open directory handles, never by a
+// remembered host path, so that a directory swapped for a symlink cannot redirect an effect.
 //
-// The final component of a path is never followed; its parent directory is resolved (realpath)
-// and must lie inside realpath(root). Resolved directories are cached per instance, because
-// `plait plan` probes thousands of files in few directories; the cache trusts that only this
-// instance changes directory structure while it lives, and `forget` drops what a remove or a
-// rename may have changed. With root "/" nothing is resolved or checked.
-import * as fs from 'node:fs/promises'
+// Every operation walks its path from a fresh handle of the root, one component at a time, each
+// opened with O_PATH|O_DIRECTORY|O_NOFOLLOW relative to the handle before it (Node has no *at
+// calls; on Linux an open directory is reachable as /proc/self/fd/N, and a lookup of
+// /proc/self/fd/N/name happens in that very directory, whatever its path has become). A symlink
+// met on the way is followed only when it stays inside the root (relative targets from where it
+// is, absolute targets as host paths that must lie below the root); `..` never climbs above the
+// root. The operation then acts on `/proc/self/fd/N/name`, N being the final directory's handle:
+// a swap of any directory above it, before or during the step, changes nothing. The final
+// component is never followed. No resolution outlives the operation that made it: the handles
+// are closed when it settles. With root "/" there is nothing to escape, and host paths are used.
+import { closeSync, constants, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import * as Fault from '../../core/Fault.js'
 import * as Errno from '../Errno.js'
@@ -13,23 +19,39 @@ import * as MachinePath from '../MachinePath.js'
 
 // model
 
-/** Where a machine directory resolved: inside the root (its host path) or outside it. */
-type Resolution = { readonly inside: true; readonly host: string } | { readonly inside: false; readonly host: string }
+/** Where an operation acts: the final component as a host path, and its directory. */
+export interface Place {
+  /** The host path of the entry itself, reached through its directory's handle (never followed). */
+  readonly entry: string
+  /** The host path of the directory holding it (a handle's /proc path when confined). */
+  readonly dir: string
+  /** The entry's name in that directory ("" for the root itself). */
+  readonly name: string
+}
 
 export interface Confinement {
   /** The host root, absolute and normalized ("/" when unconfined). */
   readonly root: string
   /**
-   * The host path of a machine path, with its parent resolved and checked. Throws an Escape fault
-   * for a path that is not clean or leads outside the root, and Node errors (ENOENT, ENOTDIR, ...)
-   * when the parent cannot be resolved.
+   * Runs `body` with the place of a machine path: its parent directory is reached through handles
+   * and must lie inside the root. Throws an Escape fault for a path that is not clean or leads out
+   * of the root, and Node errors (ENOENT, ENOTDIR, ...) when the parent cannot be reached. The
+   * handles are closed when `body` settles: nothing of the resolution outlives it.
    */
-  readonly locate: (op: string, path: string) => Promise<string>
-  /** The resolved host path of a machine directory itself (following a symlink there), checked. */
-  readonly directory: (op: string, path: string) => Promise<string>
-  /** Drops cached resolutions at or below a machine path (after it was removed or renamed). */
-  readonly forget: (path: string) => void
+  readonly at: <A>(op: string, path: string, body: (place: Place) => A | Promise<A>) => Promise<A>
 }
+
+/** Symlinks followed in one walk before it is refused, as the kernel's limit. */
+const maxLinks = 40
+/** Linux's O_PATH: a handle that only names a directory (search permission suffices). */
+const O_PATH = 0o10000000
+const walkFlags = O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW
+
+/** Whether /proc/self/fd exists here (checked once). */
+let procMounted: boolean | undefined
+
+/** The /proc path of an open handle. */
+export const handlePath = (fd: number): string => `/proc/self/fd/${fd}`
 
 // constructors
 
@@ -47,90 +69,105 @@ export const validate = (op: string, path: string): void => {
 
 const unconfined: Confinement = Object.freeze({
   root: '/',
-  locate: async (op: string, path: string) => {
+  at: async <A>(op: string, path: string, body: (place: Place) => A | Promise<A>): Promise<A> => {
     validate(op, path)
-    return path
+    return body({ entry: path, dir: MachinePath.dirname(path), name: MachinePath.basename(path) })
   },
-  directory: async (op: string, path: string) => {
-    validate(op, path)
-    return path
-  },
-  forget: () => undefined,
 })
 
-const confined = (hostRoot: string): Confinement => {
-  const cache = new Map<string, Promise<Resolution>>()
-  // every ancestor of a cached key: forget scans the cache only when one of them changes
-  const above = new Set<string>()
-  let rootReal: Promise<string> | undefined
+interface Handle {
+  readonly fd: number
+  /** The machine path of the directory this handle is open on. */
+  readonly path: string
+}
 
-  const realRoot = (): Promise<string> => {
-    rootReal ??= fs.realpath(hostRoot).catch((e: unknown) => {
-      rootReal = undefined
-      throw Fault.make('NotFound', 'posix', 'confine', hostRoot, `the machine root cannot be resolved (${Errno.describe(Errno.codeOf(e))})`, e)
-    })
-    return rootReal
-  }
-
-  const resolve = (dir: string): Promise<Resolution> => {
-    const hit = cache.get(dir)
-    if (hit !== undefined) return hit
-    const p = Promise.all([realRoot(), fs.realpath(hostRoot + dir)]).then(([r, host]): Resolution => ({
-      inside: host === r || host.startsWith(r === '/' ? '/' : r + '/'),
-      host,
-    }))
-    cache.set(dir, p)
-    for (const a of MachinePath.lineage(MachinePath.dirname(dir))) above.add(a)
-    p.catch(() => {
-      if (cache.get(dir) === p) cache.delete(dir)
-    })
-    return p
-  }
-
-  const escape = async (op: string, subject: string, dir: string, host: string): Promise<Fault.Fault> =>
-    Fault.make('Escape', 'posix', op, subject, `${dir} resolves to ${host}, outside the root ${await realRoot()}`)
-
-  const inside = async (op: string, subject: string, dir: string): Promise<string> => {
-    if (dir === '/') return realRoot()
-    let r: Resolution
+const closeAll = (hs: ReadonlyArray<Handle>): void => {
+  for (const h of hs) {
     try {
-      r = await resolve(dir)
-    } catch (e) {
-      // a missing directory: still an Escape when the part of it that exists leads out of the root
-      if (Errno.codeOf(e) === 'ENOENT') {
-        for (let a = MachinePath.dirname(dir); a !== '/'; a = MachinePath.dirname(a)) {
-          const above = await resolve(a).catch(() => undefined)
-          if (above === undefined) continue
-          if (!above.inside) throw await escape(op, subject, a, above.host)
-          break
-        }
-      }
-      throw e
+      closeSync(h.fd)
+    } catch {
+      // already closed: nothing to release
     }
-    if (!r.inside) throw await escape(op, subject, dir, r.host)
-    return r.host
+  }
+}
+
+const confined = (hostRoot: string): Confinement => {
+  const escape = (op: string, subject: string, why: string): Fault.Fault => Fault.make('Escape', 'posix', op, subject, `${why}, outside the root ${hostRoot}`)
+
+  const openRoot = (): Handle => {
+    procMounted ??= existsSync('/proc/self/fd')
+    if (!procMounted) throw Fault.make('Failed', 'posix', 'confine', hostRoot, 'confinement below a root needs /proc/self/fd (Linux with /proc mounted)')
+    try {
+      return { fd: openSync(hostRoot, walkFlags), path: '/' }
+    } catch (e) {
+      throw Fault.make('NotFound', 'posix', 'confine', hostRoot, `the machine root cannot be opened (${Errno.describe(Errno.codeOf(e))})`, e)
+    }
+  }
+
+  /** Opens the directory at a machine path by handles from the root; the caller closes it. */
+  const openDirectory = (op: string, subject: string, dir: string): Handle => {
+    const stack: Handle[] = [openRoot()]
+    const todo = dir.split('/').filter((s) => s !== '')
+    let links = 0
+    try {
+      while (todo.length > 0) {
+        const name = todo.shift()!
+        if (name === '.') continue
+        const top = stack[stack.length - 1]!
+        if (name === '..') {
+          if (stack.length === 1) throw escape(op, subject, `${top.path === '/' ? 'a symlink' : top.path} leads above the root`)
+          closeAll([stack.pop()!])
+          continue
+        }
+        const here = `${handlePath(top.fd)}/${name}`
+        try {
+          stack.push({ fd: openSync(here, walkFlags), path: MachinePath.join(top.path, name) })
+          continue
+        } catch (e) {
+          const code = Errno.codeOf(e)
+          if (code !== 'ELOOP' && code !== 'ENOTDIR') throw e
+        }
+        // not a directory: a symlink to follow if it stays inside, anything else ENOTDIR
+        const link = MachinePath.join(top.path, name)
+        if (!lstatSync(here).isSymbolicLink()) {
+          if (todo.length > 0) throw Errno.failure('ENOTDIR')
+          // The parent itself is not a directory: hold a handle of it, so that every use of the
+          // place fails with ENOTDIR from the kernel (as touching the path would), never elsewhere.
+          stack.push({ fd: openSync(here, O_PATH | constants.O_NOFOLLOW), path: link })
+          continue
+        }
+        if (++links > maxLinks) throw Errno.failure('ELOOP', 'too many levels of symbolic links')
+        const target = readlinkSync(here)
+        if (target.startsWith('/')) {
+          if (target !== hostRoot && !target.startsWith(hostRoot + '/')) throw escape(op, subject, `${link} resolves to ${target}`)
+          closeAll(stack.splice(1))
+          todo.unshift(...target.slice(hostRoot.length).split('/').filter((s) => s !== ''))
+        } else todo.unshift(...target.split('/').filter((s) => s !== ''))
+      }
+    } catch (e) {
+      closeAll(stack)
+      const code = Errno.codeOf(e)
+      if (Errno.isFault(e) || (code !== 'ENOENT' && code !== 'ENOTDIR')) throw e
+      throw code === 'ENOENT' ? Errno.parentMissing(dir) : Errno.parentNotDirectory(dir)
+    }
+    const top = stack.pop()!
+    closeAll(stack)
+    return top
   }
 
   return Object.freeze({
     root: hostRoot,
-    locate: async (op: string, path: string) => {
+    at: async <A>(op: string, path: string, body: (place: Place) => A | Promise<A>): Promise<A> => {
       validate(op, path)
-      if (path === '/') return realRoot()
-      const parent = await inside(op, path, MachinePath.dirname(path))
-      return parent === '/' ? '/' + MachinePath.basename(path) : parent + '/' + MachinePath.basename(path)
-    },
-    directory: async (op: string, path: string) => {
-      validate(op, path)
-      return inside(op, path, path)
-    },
-    forget: (path: string) => {
-      if (path === '/') {
-        cache.clear()
-        above.clear()
-        return
+      if (path === '/') return body({ entry: hostRoot, dir: nodePath.dirname(hostRoot), name: '' })
+      const parent = openDirectory(op, path, MachinePath.dirname(path))
+      try {
+        const dir = handlePath(parent.fd)
+        const name = MachinePath.basename(path)
+        return await body({ entry: `${dir}/${name}`, dir, name })
+      } finally {
+        closeAll([parent])
       }
-      if (!cache.has(path) && !above.has(path)) return
-      for (const key of [...cache.keys()]) if (MachinePath.isAtOrBelow(key, path)) cache.delete(key)
     },
   })
 }

@@ -5,17 +5,17 @@
 //
 // These functions throw (Node errors, Faults); posix.ts turns what they throw into Fault values.
 import * as crypto from 'node:crypto'
-import { closeSync, constants, lstatSync, openSync, opendirSync, readlinkSync, readSync, type Stats } from 'node:fs'
-import * as fs from 'node:fs/promises'
+import { closeSync, constants, fstatSync, lstatSync, openSync, opendirSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs'
 import * as Errno from '../Errno.js'
 import type { Entry, EntryKind, Probe, ProbeOptions } from '../Machine.js'
-import type { Confinement } from './confine.js'
+import { handlePath, type Confinement } from './confine.js'
 
 /** Files up to this size are read whole; larger ones are hashed in chunks unless their bytes are wanted. */
 const wholeLimit = 16 * 1024 * 1024
 const chunk = 1024 * 1024
 const defaultContentLimit = 1024 * 1024
 const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK
+const dirFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW
 
 const absent: Probe = Object.freeze({ _tag: 'Absent' })
 
@@ -74,43 +74,55 @@ const hashFile = (fd: number, size: number, keep: boolean): { sha256: string; by
   return { sha256: hash.digest('hex'), size: total }
 }
 
-/** lstat + (for regular files) read + sha256; Absent when the path or its parent chain is missing. */
+/**
+ * lstat + (for regular files) read + sha256; Absent when the path or its parent chain is missing.
+ * What is read is what was opened: the entry is opened without following a symlink and described
+ * by fstat of that handle, so a swap between the lstat and the open cannot show another file.
+ */
 export const probe = async (confine: Confinement, path: string, options: ProbeOptions = {}): Promise<Probe> => {
   try {
-    const host = await confine.locate('probe', path)
-    const st = lstatSync(host, { throwIfNoEntry: false }) // a missing path is common (plans of new files): no Error for it
-    if (st === undefined) return absent
-    const kind = kindOf(st)
-    switch (kind) {
-      case 'file': {
-        const limit = options.contentLimit ?? defaultContentLimit
-        const wanted = options.contentUnless !== undefined && st.size <= limit
-        const fd = openSync(host, readFlags)
-        try {
-          const read = hashFile(fd, st.size, wanted)
-          const entry = entryOf(st, kind, read.size)
-          const content = wanted && read.bytes !== undefined && read.sha256 !== options.contentUnless && read.size <= limit ? read.bytes : undefined
-          return Object.freeze({
-            _tag: 'File',
-            probe: Object.freeze(content === undefined ? { entry, sha256: read.sha256 } : { entry, sha256: read.sha256, content }),
-          })
-        } finally {
-          closeSync(fd)
+    return await confine.at('probe', path, ({ entry: host }) => {
+      const st = lstatSync(host, { throwIfNoEntry: false }) // a missing path is common (plans of new files): no Error for it
+      if (st === undefined) return absent
+      const kind = kindOf(st)
+      switch (kind) {
+        case 'file': {
+          const fd = openSync(host, readFlags)
+          try {
+            const fst = fstatSync(fd)
+            if (!fst.isFile()) throw Errno.failure('EAGAIN', `${path} changed while it was observed`)
+            const limit = options.contentLimit ?? defaultContentLimit
+            const wanted = options.contentUnless !== undefined && fst.size <= limit
+            const read = hashFile(fd, fst.size, wanted)
+            const entry = entryOf(fst, kind, read.size)
+            const content = wanted && read.bytes !== undefined && read.sha256 !== options.contentUnless && read.size <= limit ? read.bytes : undefined
+            return Object.freeze({
+              _tag: 'File',
+              probe: Object.freeze(content === undefined ? { entry, sha256: read.sha256 } : { entry, sha256: read.sha256, content }),
+            })
+          } finally {
+            closeSync(fd)
+          }
         }
-      }
-      case 'directory': {
-        const dir = opendirSync(host, { bufferSize: 4 })
-        try {
-          return Object.freeze({ _tag: 'Directory', entry: entryOf(st, kind), empty: dir.readSync() === null })
-        } finally {
-          dir.closeSync()
+        case 'directory': {
+          const fd = openSync(host, dirFlags)
+          try {
+            const dir = opendirSync(handlePath(fd), { bufferSize: 4 })
+            try {
+              return Object.freeze({ _tag: 'Directory', entry: entryOf(fstatSync(fd), kind), empty: dir.readSync() === null })
+            } finally {
+              dir.closeSync()
+            }
+          } finally {
+            closeSync(fd)
+          }
         }
+        case 'symlink':
+          return Object.freeze({ _tag: 'Symlink', entry: entryOf(st, kind), target: readlinkSync(host) })
+        case 'other':
+          return Object.freeze({ _tag: 'Other', entry: entryOf(st, kind) })
       }
-      case 'symlink':
-        return Object.freeze({ _tag: 'Symlink', entry: entryOf(st, kind), target: readlinkSync(host) })
-      case 'other':
-        return Object.freeze({ _tag: 'Other', entry: entryOf(st, kind) })
-    }
+    })
   } catch (e) {
     const code = Errno.codeOf(e)
     if (code === 'ENOENT' || code === 'ENOTDIR') return absent
@@ -118,21 +130,36 @@ export const probe = async (confine: Confinement, path: string, options: ProbeOp
   }
 }
 
-/** Reads a whole regular file; a symlink at the path is not followed. */
-export const readFile = async (confine: Confinement, path: string): Promise<Uint8Array> => {
-  const host = await confine.locate('readFile', path)
-  const fh = await fs.open(host, readFlags)
-  try {
-    return view(await fh.readFile())
-  } finally {
-    await fh.close()
-  }
-}
+/** Files that readFile reads whole: state files and backups of managed files are far smaller. */
+export const readLimit = 256 * 1024 * 1024
+
+/** Reads a whole regular file (a symlink at the path is not followed, a FIFO or device refused). */
+export const readFile = (confine: Confinement, path: string): Promise<Uint8Array> =>
+  confine.at('readFile', path, ({ entry }) => {
+    const fd = openSync(entry, readFlags)
+    try {
+      const st = fstatSync(fd)
+      if (!st.isFile()) throw Errno.failure(st.isDirectory() ? 'EISDIR' : 'EINVAL', `${path} is not a regular file`)
+      if (st.size > readLimit) throw Errno.failure('EFBIG', `${path} is larger than ${readLimit} bytes`)
+      return view(readAll(fd, st.size))
+    } finally {
+      closeSync(fd)
+    }
+  })
 
 /** Lists a directory's entry names, sorted; a symlink at the path is not a directory. */
-export const readdir = async (confine: Confinement, path: string): Promise<ReadonlyArray<string>> => {
-  const host = await confine.locate('readdir', path)
-  const st = await fs.lstat(host)
-  if (!st.isDirectory()) throw Errno.failure('ENOTDIR')
-  return Object.freeze((await fs.readdir(host)).sort())
-}
+export const readdir = (confine: Confinement, path: string): Promise<ReadonlyArray<string>> =>
+  confine.at('readdir', path, ({ entry }) => {
+    let fd: number
+    try {
+      fd = openSync(entry, dirFlags)
+    } catch (e) {
+      if (Errno.codeOf(e) === 'ELOOP') throw Errno.failure('ENOTDIR')
+      throw e
+    }
+    try {
+      return Object.freeze(readdirSync(handlePath(fd)).sort())
+    } finally {
+      closeSync(fd)
+    }
+  })
