@@ -268,7 +268,7 @@ CompileCommands.register(program)
 FactsCommand.register(program)
 CheckCommand.register(program)
 
-// The libral commands load execa and fast-check; `plait plan` and `apply` should not pay for that
+// The libral commands load the process runtime and fast-check; `plait plan` and `apply` should not pay for that
 // at start-up, so they are registered only when they (or the help listing) are asked for.
 const sub = process.argv[2]
 const RalCli = sub === 'ral' || sub === 'provider' || sub === 'help' || sub === '--help' || sub === '-h' || sub === undefined ? await import('./ral.js') : undefined

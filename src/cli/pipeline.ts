@@ -181,7 +181,7 @@ export const planManifest = async (
   if (E.isLeft(catalog)) return catalog
   const inline = inlineMemo()
   const session = catalog.right.resources.some((r) => r._tag === 'libral') ? await providers.session() : undefined
-  // Guards are commands: the posix runner (and execa) is loaded only for a manifest with exec resources.
+  // Guards are commands: the posix runner is loaded only for a manifest with exec resources.
   const runner = catalog.right.resources.some((r) => r._tag === 'exec') ? (await import('../interpreters/commands/posix.js')).make({ root: machine.root }) : undefined
   const observed = await observe(catalog.right, machine, readHost, inline, session, runner)
   if (E.isLeft(observed)) return observed

@@ -75,7 +75,7 @@ export const describe = (s: Step.Step): string =>
 const openProviders = async (machine: Machine, plan: Plan.Plan, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Runtime.Runtime | undefined>> => {
   const providers = plan.inputs.providers ?? []
   if (providers.length === 0) return E.right(undefined)
-  // Loaded here, not at start-up: the libral interpreter brings execa, which a file-only run never needs.
+  // Loaded here, not at start-up: the libral interpreter and its process runtime, which a file-only run never needs.
   const session = options.libral !== undefined ? await options.libral() : (await import('../interpreters/libral/Session.js')).make(machine.root === '/' ? {} : { root: machine.root })
   return (await import('../interpreters/libral/Runtime.js')).open(session, providers)
 }

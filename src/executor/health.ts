@@ -1,5 +1,6 @@
 // health: runs a resource's health checks (nagios plugins) with their tries and sleeps, after the
 // resource is applied, and for `plait check`.
+import { after } from '../interpreters/timer.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../core/Fault.js'
 import type * as Plan from '../core/Plan.js'
@@ -9,7 +10,7 @@ import * as Health from '../types/resource/Health.js'
 /** Waits; tests pass one that does not. */
 export type Sleep = (ms: number) => Promise<void>
 
-export const sleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+export const sleep: Sleep = (ms) => new Promise((resolve) => after(ms, () => resolve()))
 
 /** Runs one check until it is OK or its tries are used up. */
 export const runCheck = async (check: Plan.HealthCheck, runner: Runner.Runner, wait: Sleep = sleep): Promise<Health.Result> => {

@@ -1,14 +1,19 @@
-// spawn: the one place that starts processes (libral providers, exec commands and guards) with
-// execa (`reject: false`), and turns what happened into a typed outcome: the exit (status, signal,
-// stdout, stderr, duration) or a Fault for a process that could not start or ran past its timeout.
+// spawn: the one place that starts processes (libral providers, exec commands and guards), and
+// turns what happened into a typed outcome: the exit (status, signal, stdout, stderr, duration) or
+// a Fault for a process that could not start, printed too much, or ran past its timeout.
 //
 // Each process runs detached, as the leader of its own process group, so that a timeout kills the
-// whole group (`kill(-pid)`), including what it started and left running.
-import { execa } from 'execa'
+// whole group (`kill(-pid)`), including what it started and left running. A process is reported
+// by its own exit: when it has exited, plait waits a short drain for its pipes, then stops
+// reading them even if a daemon it left behind still holds them, and neither waits for nor kills
+// that daemon (a command that starts a service must be able to). Timeouts of any length are exact:
+// timers longer than Node's 2^31-1 ms limit are chained.
+import { spawn as start, type ChildProcess } from 'node:child_process'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../core/Fault.js'
 import * as Errno from './Errno.js'
 import type * as Runner from './Runner.js'
+import { after } from './timer.js'
 
 // model
 
@@ -35,13 +40,16 @@ export interface Options {
 /** The most a provider may print on stdout or stderr (bytes). */
 export const maxBuffer = 64 * 1024 * 1024
 
-/** Process groups of the providers running now. */
+/** How long plait keeps reading a process's pipes after it exited, for output still in flight. */
+export const drainMs = 200
+
+/** Process groups of the processes running now. */
 const running = new Set<number>()
 let exitHook = false
 
 /**
- * Kills every provider still running, with its process group. Runs when this process exits; a
- * command that handles SIGINT or SIGTERM should call it too (a detached provider does not get the
+ * Kills every process still running, with its process group. Runs when this process exits; a
+ * command that handles SIGINT or SIGTERM should call it too (a detached process does not get the
  * terminal's signals).
  */
 export const killRunning = (): void => {
@@ -49,55 +57,136 @@ export const killRunning = (): void => {
   running.clear()
 }
 
+// guards
+
+/** Why a value cannot be passed to a process (a NUL byte ends a C string), or undefined. */
+export const nulProblem = (file: string, o: Pick<Options, 'args' | 'env' | 'cwd'>): string | undefined => {
+  if (file.includes('\0')) return 'the program name contains a NUL byte'
+  const arg = o.args.findIndex((a) => a.includes('\0'))
+  if (arg !== -1) return `argument ${arg + 1} contains a NUL byte`
+  for (const [k, v] of Object.entries(o.env)) {
+    if (k.includes('\0') || k.includes('=') || k === '') return `the environment variable name ${JSON.stringify(k)} is not valid`
+    if (v.includes('\0')) return `the environment variable ${k} contains a NUL byte`
+  }
+  if (o.cwd?.includes('\0') === true) return 'the working directory contains a NUL byte'
+  return undefined
+}
+
 // constructors
 
 /** Runs a program to completion, or kills its process group at the timeout. */
-export const spawn = async (file: string, o: Options): Promise<E.Either<Fault.Fault, Exit>> => {
+export const spawn = (file: string, o: Options): Promise<E.Either<Fault.Fault, Exit>> => {
+  const module = o.module ?? 'libral'
+  const fault = (tag: Fault.Tag, description: string, cause?: unknown): E.Either<Fault.Fault, Exit> => E.left(Fault.make(tag, module, o.op, o.subject, description, cause))
+  const bad = nulProblem(file, o)
+  if (bad !== undefined) return Promise.resolve(fault('Failed', `could not start: ${bad}`))
+  if (!(o.timeoutMs > 0) || !Number.isFinite(o.timeoutMs)) return Promise.resolve(fault('Failed', `could not start: the timeout ${o.timeoutMs} ms is not a positive duration`))
+
   const started = performance.now()
-  const child = execa(file, [...o.args], {
-    reject: false,
-    detached: true,
-    env: { ...o.env },
-    extendEnv: false,
-    input: o.input,
-    cwd: o.cwd ?? '/',
-    encoding: 'utf8',
-    stripFinalNewline: false,
-    maxBuffer,
-  })
-  if (child.pid !== undefined) {
-    running.add(child.pid)
-    if (!exitHook) {
-      exitHook = true
-      process.once('exit', killRunning)
+  let child: ChildProcess
+  try {
+    child = start(file, [...o.args], { detached: true, env: { ...o.env }, cwd: o.cwd ?? '/', stdio: ['pipe', 'pipe', 'pipe'] })
+  } catch (e) {
+    return Promise.resolve(fault('Failed', `could not start: ${(e as Error).message}`, e))
+  }
+
+  return new Promise((resolve) => {
+    const out = collector()
+    const err = collector()
+    let overflow = false
+    let timedOut = false
+    let settled = false
+    let drain: NodeJS.Timeout | undefined
+    const pid = child.pid
+    if (pid !== undefined) {
+      running.add(pid)
+      if (!exitHook) {
+        exitHook = true
+        process.once('exit', killRunning)
+      }
     }
-  }
-  let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
-    killGroup(child.pid)
-  }, o.timeoutMs)
-  const r = await child
-  clearTimeout(timer)
-  if (child.pid !== undefined) running.delete(child.pid)
-  const durationMs = Math.round(performance.now() - started)
-  if (timedOut) {
-    return E.left(Fault.make('TimedOut', o.module ?? 'libral', o.op, o.subject, `ran longer than ${formatSeconds(o.timeoutMs)} and was killed with its process group`))
-  }
-  if (r.failed && r.exitCode === undefined && r.signal === undefined) {
-    const code = (r as { code?: string }).code
-    const tag = Errno.tag(code)
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not executable (permission denied)' : (r.shortMessage ?? r.message)
-    return E.left(Fault.make(tag, o.module ?? 'libral', o.op, o.subject, `could not start: ${why}`, code))
-  }
-  if (r.isMaxBuffer === true) return E.left(Fault.make('ProtocolViolation', o.module ?? 'libral', o.op, o.subject, `printed more than ${maxBuffer} bytes`))
-  return E.right({
-    exitCode: r.exitCode,
-    signal: r.signal,
-    stdout: typeof r.stdout === 'string' ? r.stdout : '',
-    stderr: typeof r.stderr === 'string' ? r.stderr : '',
-    durationMs,
+
+    const finish = (r: E.Either<Fault.Fault, Exit>): void => {
+      if (settled) return
+      settled = true
+      cancelTimer()
+      if (drain !== undefined) clearTimeout(drain)
+      if (pid !== undefined) running.delete(pid)
+      // a daemon left behind may hold the pipes: stop reading them (it gets EPIPE or SIGPIPE if it writes)
+      for (const s of [child.stdin, child.stdout, child.stderr]) s?.destroy()
+      resolve(r)
+    }
+
+    const read = (c: Collector) => (chunk: Buffer) => {
+      if (overflow) return
+      if (!c.add(chunk)) {
+        overflow = true
+        killGroup(pid)
+      }
+    }
+    child.stdout!.on('data', read(out))
+    child.stderr!.on('data', read(err))
+    for (const s of [child.stdin, child.stdout, child.stderr]) s?.on('error', () => undefined) // EPIPE: the process did not read its input
+
+    child.once('error', (e: NodeJS.ErrnoException) => {
+      // the process could not be started (ENOENT, EACCES, ...): there is no exit to wait for
+      if (pid !== undefined && child.exitCode === null && child.signalCode === null) return
+      const code = e.code
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not executable (permission denied)' : e.message
+      finish(fault(Errno.tag(code), `could not start: ${why}`, code))
+    })
+
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
+    let streamsOpen = 2
+    const report = (): void => {
+      if (exit === undefined) return
+      const durationMs = Math.round(performance.now() - started)
+      if (timedOut) return finish(fault('TimedOut', `ran longer than ${formatDuration(o.timeoutMs)} and was killed with its process group`))
+      if (overflow) return finish(fault('ProtocolViolation', `printed more than ${maxBuffer} bytes`))
+      finish(E.right({ exitCode: exit.code ?? undefined, signal: exit.signal ?? undefined, stdout: out.text(), stderr: err.text(), durationMs }))
+    }
+    for (const s of [child.stdout!, child.stderr!])
+      s.once('close', () => {
+        streamsOpen -= 1
+        if (streamsOpen === 0) report()
+      })
+    child.once('exit', (code, signal) => {
+      exit = { code, signal }
+      if (!timedOut) cancelTimer()
+      if (streamsOpen === 0) return report()
+      drain = setTimeout(report, drainMs)
+    })
+
+    const cancelTimer = after(o.timeoutMs, () => {
+      timedOut = true
+      killGroup(pid)
+    })
+
+    child.stdin!.end(o.input)
   })
+}
+
+// internals
+
+interface Collector {
+  /** Keeps a chunk; false once more than maxBuffer bytes came. */
+  readonly add: (chunk: Buffer) => boolean
+  /** What came, decoded as UTF-8. */
+  readonly text: () => string
+}
+
+const collector = (): Collector => {
+  const chunks: Buffer[] = []
+  let size = 0
+  return {
+    add: (chunk) => {
+      size += chunk.length
+      if (size > maxBuffer) return false
+      chunks.push(chunk)
+      return true
+    },
+    text: () => Buffer.concat(chunks).toString('utf8'),
+  }
 }
 
 /** Kills a process group; a group that is already gone is not an error. */
@@ -110,4 +199,5 @@ const killGroup = (pid: number | undefined): void => {
   }
 }
 
-const formatSeconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(3).replace(/0+$/, '')} s`)
+/** A duration for a message: `30 s`, `1.5 s`, `250 ms`, `0.000001 ms`. */
+export const formatDuration = (ms: number): string => (ms >= 1000 ? `${Number((ms / 1000).toFixed(3))} s` : `${Number(ms.toPrecision(6))} ms`)

@@ -56,7 +56,10 @@ export const defaultTimeoutMs = 300_000
 
 const units: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 
-/** A Go duration (`30s`, `5m`, `1h30m`, `1.5s`), in milliseconds; undefined when it is not one or not positive. */
+/**
+ * A Go duration (`30s`, `5m`, `1h30m`, `1.5s`, `250ms`), in milliseconds (fractions kept: `1ns` is
+ * 0.000001); undefined when it is not one, not positive, or longer than Go allows (about 292 years).
+ */
 export const parseDuration = (text: string): number | undefined => {
   const segment = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y
   let at = 0
@@ -69,12 +72,16 @@ export const parseDuration = (text: string): number | undefined => {
     total += Number(m[1]) * units[m[2]!]!
     at = segment.lastIndex
   }
-  return total > 0 && Number.isFinite(total) ? total : undefined
+  return total > 0 && total <= maxDurationMs ? total : undefined
 }
+
+/** The longest duration Go's time.ParseDuration accepts (2^63-1 ns), in milliseconds. */
+export const maxDurationMs = 9_223_372_036_854 + 0.775807
 
 /** Why a command line cannot be used by the provider, if it cannot. */
 export const commandProblem = (provider: Provider, line: string): string | undefined => {
   if (line.trim() === '') return 'no command specified'
+  if (line.includes('\0')) return 'the command contains a NUL byte'
   if (provider === 'shell') return undefined
   const words = Words.split(line)
   return E.isLeft(words) ? words.left : words.right.length === 0 ? 'no command specified' : undefined
@@ -113,8 +120,8 @@ export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?:
   const absolute = (e: Node.Entry, what: string): string | undefined => {
     const v = str(e)
     if (v === undefined) return undefined
-    if (!PosixPath.isCleanAbsolute(v)) {
-      fail('Validation', `${what} must be an absolute, clean path: "${v}"`, e.value.at)
+    if (!PosixPath.isCleanAbsolute(v) || v.includes('\0')) {
+      fail('Validation', `${what} must be an absolute, clean path${v.includes('\0') ? ' without NUL bytes' : ''}: "${v}"`, e.value.at)
       return undefined
     }
     return v
@@ -192,6 +199,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?:
         for (const item of items) {
           const eq = item.value.indexOf('=')
           if (eq <= 0 || eq === item.value.length - 1) fail('Validation', `environment entry "${item.value}" must be KEY=VALUE with a non-empty key and value`, item.at)
+          else if (item.value.includes('\0')) fail('Validation', `environment entry "${item.value.slice(0, eq)}" contains a NUL byte`, item.at)
         }
         environment = items.map((i) => i.value)
         break
@@ -200,7 +208,8 @@ export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?:
         const v = str(e)
         if (v === undefined) break
         const bad = v.split(':').filter((d) => !d.startsWith('/'))
-        if (v === '' || bad.length > 0) fail('Validation', `path must be absolute directories separated by ':'${bad.length > 0 ? `; "${bad[0]}" is not absolute` : ''}`, e.value.at)
+        if (v.includes('\0')) fail('Validation', 'path contains a NUL byte', e.value.at)
+        else if (v === '' || bad.length > 0) fail('Validation', `path must be absolute directories separated by ':'${bad.length > 0 ? `; "${bad[0]}" is not absolute` : ''}`, e.value.at)
         else path = v
         break
       }

@@ -31,13 +31,17 @@ export const workOut = (d: NonNullable<Plan.ExecResourcePlan['deferred']>, texts
   const why = ExecSpec.commandProblem(base.provider, line)
   if (why !== undefined) problems.push(`command cannot be run: ${why}`)
   for (const [k, v] of [['cwd', t.cwd === undefined ? undefined : cwd], ['creates', t.creates === undefined ? undefined : creates]] as const) {
-    if (v !== undefined && !PosixPath.isCleanAbsolute(v)) problems.push(`${k} must be an absolute, clean path: "${v}"`)
+    if (v !== undefined && (!PosixPath.isCleanAbsolute(v) || v.includes('\0'))) problems.push(`${k} must be an absolute, clean path without NUL bytes: "${v}"`)
   }
   for (const [k, v] of [['onlyif', onlyif], ['unless', unless]] as const) {
     const w = v === undefined ? undefined : ExecSpec.commandProblem(base.provider, v)
     if (w !== undefined) problems.push(`${k} guard cannot be run: ${w}`)
   }
-  if (t.environment !== undefined) for (const e of environment) if (e.indexOf('=') <= 0 || e.endsWith('=')) problems.push(`environment entry "${e}" must be KEY=VALUE with a non-empty key and value`)
+  if (t.environment !== undefined)
+    for (const e of environment) {
+      if (e.indexOf('=') <= 0 || e.endsWith('=')) problems.push(`environment entry "${e}" must be KEY=VALUE with a non-empty key and value`)
+      else if (e.includes('\0')) problems.push(`environment entry "${e.slice(0, e.indexOf('='))}" contains a NUL byte`)
+    }
   if (problems.length > 0) return E.left(problems.join('; '))
   const command = (l: string): Step.CommandC => ({ ...base.command, argv: [...ExecPlan.argvOf(base.provider, l)], environment: [...environment], ...(cwd !== undefined ? { cwd } : {}) })
   return E.right({

@@ -146,6 +146,10 @@ const healthCheck = (n: Node.Node, index: number, scope: Scope, problems: Diagno
     if (problems.length === before) problems.push(Diagnostic.make('Validation', `health_checks[${index}] needs a command`, { at: n.at }))
     return undefined
   }
+  if (command.value.includes('\0')) {
+    problems.push(Diagnostic.make('Validation', `health_checks[${index}].command cannot be run: it contains a NUL byte`, { at: command.at }))
+    return undefined
+  }
   const words = Words.split(command.value)
   if (E.isLeft(words) || words.right.length === 0) {
     problems.push(Diagnostic.make('Validation', `health_checks[${index}].command cannot be run: ${E.isLeft(words) ? words.left : 'empty command'}`, { at: command.at }))
