@@ -18,6 +18,9 @@ export { block, resolvePlain } from './YamlBlock.js'
 /** The most alias expansions a document may make before it is refused (a guard against YAML bombs). */
 export const maxAliasExpansions = 10_000
 
+/** The most nodes a document may have once its aliases are expanded (a guard against YAML bombs). */
+export const maxNodes = 1_000_000
+
 /** The deepest nesting a document may have. */
 export const maxDepth = 200
 
@@ -32,21 +35,34 @@ export const parse = (file: string, text: string): E.Either<ReadonlyArray<Diagno
 /** Parses any YAML document with the yaml library. */
 export const library = (file: string, text: string): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Node> => {
   const lines = new Y.LineCounter()
-  const doc = Y.parseDocument(text, { lineCounter: lines, keepSourceTokens: true, uniqueKeys: true, prettyErrors: false })
+  const tooDeep = `document nests deeper than ${maxDepth} levels`
+  let doc: Y.Document.Parsed
+  try {
+    doc = Y.parseDocument(text, { lineCounter: lines, keepSourceTokens: true, uniqueKeys: true, prettyErrors: false })
+  } catch (e) {
+    // the library's own recursion, on nesting far beyond ours
+    if (e instanceof RangeError) return E.left([Diagnostic.make('Syntax', tooDeep, { at: Position.make(file, 1, 1) })])
+    throw e
+  }
   const at = (offset: number): Position.Position => {
     const p = lines.linePos(offset)
     return Position.make(file, p.line, p.col)
   }
   if (doc.errors.length > 0) {
     return E.left(
-      doc.errors.map((e) => Diagnostic.make('Syntax', cleanMessage(e.message), { at: at(e.pos[0]) })),
+      doc.errors.map((e) => Diagnostic.make('Syntax', /call stack/i.test(e.message) ? tooDeep : cleanMessage(e.message), { at: at(e.pos[0]) })),
     )
   }
   const problems: Diagnostic.Diagnostic[] = []
   let expansions = 0
+  let nodes = 0
   const convert = (n: unknown, depth: number): Node => {
+    if (++nodes > maxNodes) {
+      if (nodes === maxNodes + 1) problems.push(Diagnostic.make('Syntax', `document has more than ${maxNodes} nodes once its aliases are expanded`, { at: at(rangeOf(n)) }))
+      return nullAt(at(rangeOf(n)))
+    }
     if (depth > maxDepth) {
-      problems.push(Diagnostic.make('Syntax', `document nests deeper than ${maxDepth} levels`, { at: at(rangeOf(n)) }))
+      problems.push(Diagnostic.make('Syntax', tooDeep, { at: at(rangeOf(n)) }))
       return nullAt(at(rangeOf(n)))
     }
     if (Y.isAlias(n)) {

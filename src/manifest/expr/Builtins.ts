@@ -1,6 +1,7 @@
 // Builtins: expr-lang's built-in functions that CCM manifests use, with their signatures (for the
 // type check) and their meaning on values (Go's strings and strconv rules).
 import * as E from 'fp-ts/lib/Either.js'
+import * as Budget from './Budget.js'
 import * as Json from './Json.js'
 import * as Value from './Value.js'
 
@@ -162,7 +163,11 @@ export const builtins: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
         if (E.isLeft(parts)) return parts
         const count = n === undefined ? E.right(-1) : intOf('split', n)
         if (E.isLeft(count)) return count
-        return E.right(strings(splitN(parts.right[0]!, parts.right[1]!, count.right)))
+        const [text, by] = parts.right as [string, string]
+        const pieces = by === '' ? Budget.codePoints(text) : Budget.occurrences(text, by, count.right < 0 ? -1 : count.right) + 1
+        const fits = Budget.items('split', count.right < 0 ? pieces : Math.min(pieces, count.right))
+        if (E.isLeft(fits)) return fits
+        return E.right(strings(splitN(text, by, count.right)))
       },
     },
   ],
@@ -174,7 +179,11 @@ export const builtins: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
         const g = glue === undefined ? E.right('') : str('join', glue)
         if (E.isLeft(g)) return g
         if (!Value.isArray(list ?? null)) return E.left(`invalid argument for join (type ${Value.goType(list ?? null)})`)
-        return E.map((items: ReadonlyArray<string>) => items.join(g.right) as V)(all('join', list as ReadonlyArray<V>))
+        const texts = all('join', list as ReadonlyArray<V>)
+        if (E.isLeft(texts)) return texts
+        const length = texts.right.reduce((sum, t) => sum + t.length, 0) + g.right.length * Math.max(0, texts.right.length - 1)
+        const fits = Budget.string('join', length)
+        return E.isLeft(fits) ? fits : E.right(texts.right.join(g.right) as V)
       },
     },
   ],
@@ -188,7 +197,9 @@ export const builtins: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
         const count = n === undefined ? E.right(-1) : intOf('replace', n)
         if (E.isLeft(count)) return count
         const [a, b, c] = parts.right as [string, string, string]
-        return E.right(replaceN(a, b, c, count.right))
+        const hits = b === '' ? Math.min(Budget.codePoints(a) + 1, count.right < 0 ? Infinity : count.right) : Budget.occurrences(a, b, count.right)
+        const fits = Budget.string('replace', a.length + hits * (c.length - b.length))
+        return E.isLeft(fits) ? fits : E.right(replaceN(a, b, c, count.right))
       },
     },
   ],

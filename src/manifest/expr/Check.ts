@@ -167,14 +167,25 @@ const typeOf = (n: Node, mode: Mode, extra: Extra): Type => {
       return fail(`invalid operation: ${n.op} (mismatched type ${go(o)})`, n.at)
     }
     case 'Binary': {
-      const l = t(n.left)
-      const r = t(n.right)
-      if (n.op === 'matches' && n.right._tag === 'Str') {
-        const re = Regex.compile(n.right.value)
-        if (E.isLeft(re)) fail(re.left, n.right.at)
+      // along the left spine without recursion: a flat chain of any length (`a + b + c + ...`)
+      const spine: Array<Extract<Node, { _tag: 'Binary' }>> = []
+      let x: Node = n
+      while (x._tag === 'Binary') {
+        spine.push(x)
+        x = x.left
       }
-      const out = binaryType(n.op, l, r)
-      return out ?? fail(`invalid operation: ${n.op} (mismatched types ${go(l)} and ${go(r)})`, n.at)
+      let l = t(x)
+      for (let i = spine.length - 1; i >= 0; i -= 1) {
+        const b = spine[i]!
+        const r = t(b.right)
+        if (b.op === 'matches' && b.right._tag === 'Str') {
+          const re = Regex.compile(b.right.value)
+          if (E.isLeft(re)) fail(re.left, b.right.at)
+        }
+        const out = binaryType(b.op, l, r)
+        l = out ?? fail(`invalid operation: ${b.op} (mismatched types ${go(l)} and ${go(r)})`, b.at)
+      }
+      return l
     }
     case 'Compare': {
       let left = t(n.first)

@@ -1,6 +1,7 @@
 // Evaluate: runs a checked expression in an environment and records what it read: every facts,
 // data and environ path, every file, and whether it read the clock. The clock and the file system
 // are inputs (a time value and a readFile capability), so evaluation stays pure.
+import * as Budget from './Budget.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Node } from './Ast.js'
 import * as Builtins from './Builtins.js'
@@ -121,6 +122,8 @@ class State implements Ccm.Recorder {
   private readonly files = new Set<string>()
   private clock = false
   depth = 0
+  /** Nodes evaluated so far (see Budget.maxSteps). */
+  steps = 0
 
   constructor(readonly env: Env) {}
 
@@ -209,7 +212,9 @@ const render = (template: TemplateSyntax.Template, state: State): { value: Value
     } else {
       const v = hole(p)
       if (!empty(v)) matched = true
-      out += Value.format(v)
+      const text = Value.format(v)
+      if (out.length + text.length > Budget.maxString) throw new Stop(ExprError.runtime(`the template's result is longer than the limit of ${Budget.maxString} characters`, p.offset))
+      out += text
     }
   }
   return { value: out, matched }
@@ -231,7 +236,18 @@ const variable = (name: string, state: State): R => {
   return fail(`unknown name ${name}`, 0)
 }
 
+/** Evaluates one node within the budget: steps counted, a result too large refused. */
 const evaluateNode = (n: Node, state: State): R => {
+  state.steps += 1
+  if (state.steps > Budget.maxSteps) return fail(`the expression takes more than ${Budget.maxSteps} steps`, n.at)
+  const r = evaluateInner(n, state)
+  const v = r.value
+  if (typeof v === 'string' && v.length > Budget.maxString) return fail(`the value is longer than the limit of ${Budget.maxString} characters`, n.at)
+  if (Array.isArray(v) && v.length > Budget.maxItems) return fail(`the list has more than the limit of ${Budget.maxItems} items`, n.at)
+  return r
+}
+
+const evaluateInner = (n: Node, state: State): R => {
   const ev = (x: Node): R => evaluateNode(x, state)
   const use = (x: Node): Value.Value => state.use(ev(x))
   switch (n._tag) {
@@ -304,29 +320,54 @@ const evaluateNode = (n: Node, state: State): R => {
   }
 }
 
-const binary = (n: Extract<Node, { _tag: 'Binary' }>, state: State): R => {
+type Binary = Extract<Node, { _tag: 'Binary' }>
+
+/**
+ * Evaluates a chain of binary operators along its left spine without recursion (`a + b + c + ...`
+ * nests to the left, one level per term): the leftmost operand first, then each operator with its
+ * right operand, in the order recursion would take.
+ */
+const binary = (n: Binary, state: State): R => {
+  const spine: Binary[] = []
+  let x: Node = n
+  while (x._tag === 'Binary') {
+    spine.push(x)
+    x = x.left
+  }
+  let acc = evaluateNode(x, state)
+  for (let i = spine.length - 1; i >= 0; i -= 1) {
+    if (i < spine.length - 1) {
+      state.steps += 1
+      if (state.steps > Budget.maxSteps) return fail(`the expression takes more than ${Budget.maxSteps} steps`, spine[i]!.at)
+    }
+    acc = binaryStep(spine[i]!, acc, state)
+  }
+  return acc
+}
+
+/** One operator of a chain, its left operand already evaluated (not yet used). */
+const binaryStep = (n: Binary, left: R, state: State): R => {
   const ev = (x: Node): R => evaluateNode(x, state)
   const use = (x: Node): Value.Value => state.use(ev(x))
   const bool = (v: Value.Value): boolean => (typeof v === 'boolean' ? v : fail(`non-bool value (type ${Value.goType(v)}) used with ${n.op}`, n.at))
   switch (n.op) {
     case 'and':
     case '&&': {
-      if (!bool(use(n.left))) return { value: false }
+      if (!bool(state.use(left))) return { value: false }
       return { value: bool(use(n.right)) }
     }
     case 'or':
     case '||': {
-      if (bool(use(n.left))) return { value: true }
+      if (bool(state.use(left))) return { value: true }
       return { value: bool(use(n.right)) }
     }
     case '??': {
-      const l = ev(n.left)
-      if (l.value !== null) return l
-      if (l.ref !== undefined) state.record(l.ref)
+      if (left.value !== null) return left
+      if (left.ref !== undefined) state.record(left.ref)
       return ev(n.right)
     }
     default: {
-      const l = use(n.left)
+      const l = state.use(left)
       const r = use(n.right)
       const v = orFail(Operators.binary(n.op, l, r), n.at)
       return { value: n.negated ? !v : v }

@@ -1,5 +1,6 @@
 // Operators: what expr-lang's unary and binary operators compute on values (Go's int and float
 // rules: int arithmetic wraps at 64 bits, `/` and `**` always give a float, `%` takes ints only).
+import * as Budget from './Budget.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { BinaryOp, UnaryOp } from './Ast.js'
 import * as Regex from './Regex.js'
@@ -94,7 +95,7 @@ export const binary = (op: BinaryOp, a: V, b: V): Result => {
       if (b - a + 1n > BigInt(rangeLimit)) return E.left('memory budget exceeded')
       return E.right(b < a ? Value.array([]) : Value.array(Array.from({ length: Number(b - a + 1n) }, (_, i) => a + BigInt(i))))
     case '+':
-      if (typeof a === 'string' && typeof b === 'string') return E.right(a + b)
+      if (typeof a === 'string' && typeof b === 'string') return E.map(() => a + b)(Budget.string('+', a.length + b.length))
       return arithmetic(op, a, b, (x, y) => x + y, (x, y) => x + y)
     case '-':
       return arithmetic(op, a, b, (x, y) => x - y, (x, y) => x - y)

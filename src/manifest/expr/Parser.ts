@@ -35,7 +35,10 @@ const tooDeep = (root: Node): Node | undefined => {
   while (stack.length > 0) {
     const [n, d] = stack.pop()!
     if (d > maxDepth) return n
-    for (const c of children(n)) stack.push([c, d + 1])
+    // The left operand of a binary operator continues a chain (`a + b + c` nests to the left):
+    // a flat chain of any length is as deep as its deepest term, not as long as it is.
+    const left = n._tag === 'Binary' ? n.left : undefined
+    for (const c of children(n)) stack.push([c, c === left ? d : d + 1])
   }
   return undefined
 }
