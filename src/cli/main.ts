@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // main: the plait command line; the one place where errors become exit codes and text.
 import { readFileSync } from 'node:fs'
-import { realpath, rename, writeFile, stat } from 'node:fs/promises'
+import { realpath, rename, stat, unlink, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 import { Command, CommanderError, Option } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
@@ -78,21 +78,42 @@ const machineFor = async (o: MachineOptions): Promise<Machine> => {
 
 const stateDirOf = (o: MachineOptions): string => o.stateDir ?? process.env['PLAIT_STATE_DIR'] ?? Apply.defaultStateDir
 
-/** Writes a host file atomically (temp file + rename), so an interrupted --out never leaves half a plan. */
-const writeAtomic = async (path: string, text: string): Promise<void> => {
+/**
+ * Writes a host file atomically (temp file + rename), so an interrupted --out never leaves half a
+ * plan. A directory, or any of the inputs the plan was made from (the manifest, data, facts, files
+ * it read), is refused before anything is written; the temp file is removed on every failure.
+ */
+const writeAtomic = async (path: string, text: string, inputs: ReadonlyArray<string> = []): Promise<void> => {
+  const target = await stat(path).catch(() => undefined)
+  if (target?.isDirectory() === true) fail([Diagnostic.make('Io', `cannot write ${path}: it is a directory; give a file name, e.g. ${nodePath.join(path, 'plan.json')}`)])
+  if (target !== undefined) {
+    for (const input of inputs) {
+      const st = await stat(input).catch(() => undefined)
+      if (st !== undefined && st.dev === target.dev && st.ino === target.ino) fail([Diagnostic.make('Io', `refusing to write the plan over ${path}: it is ${input === path ? 'an input' : `the same file as the input ${input}`} of this plan`)])
+    }
+  }
   const tmp = nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${process.pid}.tmp`)
   try {
-    await writeFile(tmp, text, { mode: 0o600 }) // a plan holds file contents: readable by its owner only
+    await writeFile(tmp, text, { mode: 0o600, flag: 'wx' }) // a plan holds file contents: readable by its owner only
     await rename(tmp, path)
   } catch (e) {
+    await unlink(tmp).catch(() => undefined)
     fail([Diagnostic.make('Io', `cannot write ${path}: ${(e as Error).message}`)])
   }
 }
 
+/** The host files a plan was made from: what `plan --out` must never overwrite. */
+const inputsOf = (manifest: string, plan: Plan.Plan, o: { facts?: string; hiera?: string }): ReadonlyArray<string> => {
+  const dir = nodePath.dirname(manifest)
+  return [manifest, ...(o.facts !== undefined ? [o.facts] : []), ...(o.hiera !== undefined ? [o.hiera] : []), ...plan.inputs.sources.map((x) => nodePath.resolve(dir, x.path))]
+}
+
 const notePending = async (machine: Machine, stateDir: string): Promise<void> => {
-  const run = await Recover.pending(machine, stateDir)
-  if (run !== undefined) {
+  const run = await Recover.inspect(machine, stateDir)
+  if (run._tag === 'Unfinished') {
     err(`note: an unfinished apply (pid ${run.pid}) left a journal in ${stateDir}; the next apply rolls back its ${run.steps.length} begun step(s) first\n`)
+  } else if (run._tag === 'Damaged') {
+    warn([Recover.damaged(stateDir, run)])
   }
 }
 
@@ -207,7 +228,7 @@ program
     const machine = await machineFor(o)
     await notePending(machine, stateDirOf(o))
     const plan = orFail(await planManifest(manifest, machine, version, factSource(o), warn, providersOf(o, sessionOf(machine))))
-    if (o.out !== undefined) await writeAtomic(o.out, PlanFile.serialize(plan))
+    if (o.out !== undefined) await writeAtomic(o.out, PlanFile.serialize(plan), inputsOf(manifest, plan, o))
     out(o.json === true ? Terminal.json(PlanFile.serialize(plan)) : Render.plan(plan, { verbose: o.verbose === true }))
     if (o.out !== undefined && o.json !== true) out(`Saved the plan to ${o.out}. Apply it with: plait apply ${o.out}${o.root !== undefined ? ` --root ${o.root}` : ''}\n`)
     if (o.detailedExitcode === true && plan.resources.some((r) => r.steps.length > 0)) throw new Exit(EXIT_CHANGES)

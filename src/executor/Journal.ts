@@ -35,25 +35,90 @@ export interface Unfinished {
 /** Encodes one record as a journal line. */
 export const encode = (r: Record): string => JSON.stringify(r) + '\n'
 
+/** What a journal's text says: nothing to do, an unfinished run, or a journal that cannot be trusted. */
+export type Reading =
+  | { readonly _tag: 'Clean' }
+  | ({ readonly _tag: 'Unfinished' } & Unfinished)
+  | { readonly _tag: 'Damaged'; readonly line: number; readonly reason: string }
+
+const isUndo = (u: unknown): u is Undo => {
+  if (u === null || typeof u !== 'object') return false
+  const x = u as { [k: string]: unknown }
+  switch (x['_tag']) {
+    case 'Remove':
+      return Array.isArray(x['paths']) && x['paths'].every((p) => typeof p === 'string')
+    case 'Restore':
+      return typeof x['path'] === 'string' && typeof x['backup'] === 'string'
+    case 'Attrs':
+      return typeof x['path'] === 'string' && [x['uid'], x['gid'], x['mode']].every((n) => typeof n === 'number')
+    case 'Irreversible':
+      return typeof x['reason'] === 'string'
+    default:
+      return false
+  }
+}
+
+/** Whether a parsed line is a record of the shape this module writes. */
+const isRecord = (v: unknown): v is Record => {
+  if (v === null || typeof v !== 'object') return false
+  const x = v as { [k: string]: unknown }
+  switch (x['t']) {
+    case 'run':
+      return typeof x['plan'] === 'string' && typeof x['atomic'] === 'boolean' && typeof x['pid'] === 'number'
+    case 'resource':
+      return typeof x['id'] === 'string'
+    case 'step':
+      return typeof x['seq'] === 'number' && typeof x['id'] === 'string' && typeof x['what'] === 'string' && isUndo(x['undo']) && (x['temp'] === undefined || typeof x['temp'] === 'string')
+    case 'done':
+      return typeof x['seq'] === 'number'
+    case 'end':
+      return typeof x['id'] === 'string' && typeof x['ok'] === 'boolean'
+    case 'commit':
+      return true
+    default:
+      return false
+  }
+}
+
 /**
- * Reads a journal's text. Returns undefined for a committed (or empty) journal; otherwise the
- * steps an unfinished run implies undoing: all begun steps for an atomic run, else the begun steps
- * of the resource that did not end. A torn last line (the crash hit mid-write) is ignored.
+ * Reads a journal's text. Clean for a committed (or empty) journal; otherwise the steps an
+ * unfinished run implies undoing: all begun steps for an atomic run, else the begun steps of the
+ * resources that did not end. Only the last line may be torn (a crash mid-append writes nothing
+ * after it) and is ignored; a bad line anywhere else, or a journal that does not start with its
+ * run's header, is Damaged: its records cannot be trusted to say what to undo.
  */
-export const unfinished = (text: string): Unfinished | undefined => {
+export const read = (text: string): Reading => {
   const records: Record[] = []
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n')
+  // the text after the last newline is the line being appended when a crash came
+  const complete = text.endsWith('\n') ? lines.length : lines.length - 1
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
     if (line.trim() === '') continue
+    let parsed: unknown
     try {
-      records.push(JSON.parse(line) as Record)
+      parsed = JSON.parse(line)
     } catch {
-      break
+      if (i >= complete) break // the torn last line
+      return { _tag: 'Damaged', line: i + 1, reason: 'not a JSON record' }
     }
+    if (!isRecord(parsed)) {
+      if (i >= complete) break
+      return { _tag: 'Damaged', line: i + 1, reason: 'not a journal record' }
+    }
+    records.push(parsed)
   }
   const head = records[0]
-  if (head === undefined || head.t !== 'run') return undefined
-  if (records.some((r) => r.t === 'commit')) return undefined
+  if (head === undefined) return { _tag: 'Clean' } // empty, or only a torn header: no step began
+  if (head.t !== 'run') return { _tag: 'Damaged', line: 1, reason: 'the first record is not the run header' }
+  if (records.some((r) => r.t === 'commit')) return { _tag: 'Clean' }
   const ended = new Set(records.flatMap((r) => (r.t === 'end' ? [r.id] : [])))
   const steps = records.flatMap((r) => (r.t === 'step' && (head.atomic || !ended.has(r.id)) ? [r] : []))
-  return { plan: head.plan, atomic: head.atomic, pid: head.pid, steps }
+  return { _tag: 'Unfinished', plan: head.plan, atomic: head.atomic, pid: head.pid, steps }
+}
+
+/** The unfinished run a journal records, if any (a damaged journal counts as none: see `read`). */
+export const unfinished = (text: string): Unfinished | undefined => {
+  const r = read(text)
+  return r._tag === 'Unfinished' ? { plan: r.plan, atomic: r.atomic, pid: r.pid, steps: r.steps } : undefined
 }

@@ -214,6 +214,8 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
   const irreversible: string[] = []
   let seq = 0
   let abort: string | undefined
+  /** An undo failed: the journal and backups must outlive this run, for recovery to retry. */
+  let unrecovered = false
   await write({ t: 'run', plan: plan.hash, atomic: options.atomic, pid: machine.pid() })
   // Resources skipped for an unmet requirement: requiring one of them is an unmet requirement too.
   const unmet = new Set<string>()
@@ -310,7 +312,9 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     const undone = await rollback(machine, done)
     rolledBack.push(...undone.ok)
     messages.push(...(undone.failed.length > 0 ? undone.failed : undone.ok.length > 0 ? ['rolled back to how it was'] : []))
-    await write({ t: 'end', id: r.id, ok: false })
+    // A resource whose undo failed does not end: its steps stay in the journal for recovery to retry.
+    if (undone.broken) unrecovered = true
+    else await write({ t: 'end', id: r.id, ok: false })
     outcomes.push({ id: r.id, outcome: 'failed', messages })
     if (options.atomic) {
       const all = await rollback(machine, applied)
@@ -322,29 +326,40 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         else o.outcome = 'rolled back'
       }
       messages.push(...all.failed)
+      if (all.broken) unrecovered = true
       abort = `not run: ${r.id} failed and the run is atomic`
     } else if (plan.failOnError) {
       abort = `not run: ${r.id} failed and fail_on_error is set`
     }
+  }
+  if (unrecovered) {
+    // An undo failed: the journal (no commit) and the backups stay, and the next apply retries it.
+    const kept = `the rollback did not finish: the journal and backups are kept in ${options.stateDir}, and the next apply retries it`
+    const last = outcomes.filter((o) => o.outcome === 'failed').at(-1)
+    if (last !== undefined) (last.messages as string[]).push(kept)
+    return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible }
   }
   await write({ t: 'commit' })
   await Recover.clear(machine, options.stateDir)
   return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible }
 }
 
-const rollback = async (machine: Machine, done: ReadonlyArray<Done>): Promise<{ ok: string[]; failed: string[]; failedIds: Set<string> }> => {
+/** Undoes steps, newest first; `broken` when an undo failed (not merely irreversible): recovery must retry. */
+const rollback = async (machine: Machine, done: ReadonlyArray<Done>): Promise<{ ok: string[]; failed: string[]; failedIds: Set<string>; broken: boolean }> => {
   const ok: string[] = []
   const failed: string[] = []
   const failedIds = new Set<string>()
+  let broken = false
   for (const d of [...done].reverse()) {
     const r = await Undo.run(machine, d.undo, d.temp)
+    if (E.isLeft(r)) broken = true
     const problem = E.isLeft(r) ? `could not undo ${d.what}: ${Fault.render(r.left)}` : r.right === 'irreversible' ? `cannot undo ${d.what}: it is irreversible` : undefined
     if (problem !== undefined) {
       failed.push(problem)
       failedIds.add(d.id)
     } else if (E.isRight(r) && r.right === 'undone') ok.push(`${d.id}: undid ${d.what}`)
   }
-  return { ok, failed, failedIds }
+  return { ok, failed, failedIds, broken }
 }
 
 /** Runs a resource's health checks (adding each result to `notes`); the failure, if one is not OK. */

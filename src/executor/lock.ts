@@ -32,7 +32,9 @@ export const acquire = async (machine: Machine, path: string): Promise<E.Either<
     const holder = E.isRight(text) ? parseHolder(decoder.decode(text.right)) : undefined
     if (holder !== undefined) {
       const start = await machine.processStart(holder.pid)()
-      const alive = E.isRight(start) && start.right !== null && (holder.start === null || start.right === holder.start)
+      // Every plait records its start time; a lock without one cannot be told from a reused pid
+      // (pid 1 would hold it forever), so it is taken over like the lock of a dead process.
+      const alive = E.isRight(start) && start.right !== null && holder.start !== null && start.right === holder.start
       if (alive) {
         return E.left(
           Diagnostic.make('Locked', `another plait apply (pid ${holder.pid}) holds the run lock ${path}`, {

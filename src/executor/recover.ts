@@ -15,17 +15,36 @@ export const paths = (stateDir: string) => ({
 
 const decoder = new TextDecoder()
 
-/** Reads the journal and returns the unfinished run it records, if any (no effects). */
-export const pending = async (machine: Machine, stateDir: string): Promise<Journal.Unfinished | undefined> => {
+/** Reads the journal (no effects): Clean when there is none; an unreadable one is Damaged. */
+export const inspect = async (machine: Machine, stateDir: string): Promise<Journal.Reading> => {
   const text = await machine.readFile(paths(stateDir).journal)()
-  return E.isRight(text) ? Journal.unfinished(decoder.decode(text.right)) : undefined
+  if (E.isRight(text)) return Journal.read(decoder.decode(text.right))
+  return text.left._tag === 'NotFound' ? { _tag: 'Clean' } : { _tag: 'Damaged', line: 0, reason: `it cannot be read: ${Fault.render(text.left)}` }
 }
 
-/** Rolls back an unfinished run and clears the journal and backups; returns what it undid. */
+/** The unfinished run the journal records, if any (no effects). */
+export const pending = async (machine: Machine, stateDir: string): Promise<Journal.Unfinished | undefined> => {
+  const r = await inspect(machine, stateDir)
+  return r._tag === 'Unfinished' ? r : undefined
+}
+
+/** The refusal for a journal that cannot be trusted: nothing is rolled back, nothing is removed. */
+export const damaged = (stateDir: string, r: Extract<Journal.Reading, { _tag: 'Damaged' }>): Diagnostic.Diagnostic =>
+  Diagnostic.make('Recovery', `the journal ${paths(stateDir).journal} is damaged${r.line > 0 ? ` at line ${r.line}` : ''} (${r.reason}): plait cannot tell what the unfinished run changed`, {
+    hint: `the journal and the backups in ${paths(stateDir).backups} are kept; put back what needs it, then remove the journal and apply again`,
+  })
+
+/**
+ * Rolls back an unfinished run and clears the journal and backups; returns what it undid. A
+ * damaged journal, or an undo that fails, is an error that keeps the journal and the backups, so
+ * that nothing is lost and the next apply can try again.
+ */
 export const recover = async (machine: Machine, stateDir: string): Promise<E.Either<Diagnostic.Diagnostic, ReadonlyArray<string>>> => {
-  const run = await pending(machine, stateDir)
+  const reading = await inspect(machine, stateDir)
+  if (reading._tag === 'Damaged') return E.left(damaged(stateDir, reading))
   const undone: string[] = []
-  if (run !== undefined) {
+  if (reading._tag === 'Unfinished') {
+    const run = reading
     for (const step of [...run.steps].reverse()) {
       const r = await Undo.run(machine, step.undo, step.temp)
       if (E.isLeft(r)) {

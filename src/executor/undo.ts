@@ -108,12 +108,21 @@ const reverse = async (machine: Machine, undo: Undo): Promise<E.Either<Fault.Fau
       if (sameFile(cur.right, have.right)) return E.right(false)
       await machine.remove(staging, { recursive: true })()
       const copied = await machine.copy(undo.backup, staging)()
-      if (E.isLeft(copied)) return copied
+      if (E.isLeft(copied)) {
+        await machine.remove(staging, { recursive: true })()
+        return copied
+      }
       if (cur.right._tag === 'Directory' || (have.right._tag === 'Directory' && cur.right._tag !== 'Absent')) {
         const rm = ignoreNotFound(await machine.remove(undo.path, { recursive: true })())
-        if (E.isLeft(rm)) return rm
+        if (E.isLeft(rm)) {
+          await machine.remove(staging, { recursive: true })()
+          return rm
+        }
       }
-      return E.map(() => true)(await machine.rename(staging, undo.path)())
+      const moved = await machine.rename(staging, undo.path)()
+      // never leave a hidden half-restore behind: the backup (kept with the journal) is the copy to retry from
+      if (E.isLeft(moved)) await machine.remove(staging, { recursive: true })()
+      return E.map(() => true)(moved)
     }
   }
 }
