@@ -1,6 +1,4 @@
 // pipeline: the top-level wiring, read → compile → observe → plan → seal, as the design's diagram draws it.
-import { readFileSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
@@ -10,21 +8,23 @@ import type { Catalog } from '../compiler/Catalog.js'
 import * as Compile from '../compiler/compile.js'
 import * as Planner from '../compiler/plan.js'
 import { inlineMemo, observe, type ReadHost } from '../executor/observe.js'
+import * as Errno from '../interpreters/Errno.js'
 import type { Machine } from '../interpreters/Machine.js'
+import * as HostFile from '../interpreters/posix/hostFile.js'
 import type { Session } from '../interpreters/libral/Session.js'
 import type * as Registry from '../libral/Registry.js'
 import type { Provider } from '../types/libral/Spec.js'
 import * as Value from '../manifest/expr/Value.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 
-/** Reads a host file as bytes, with errors as faults. */
+/** Reads a host input file as bytes (regular files only, bounded), with errors as faults. */
 export const readHost: ReadHost = async (path) => {
   try {
-    return E.right(new Uint8Array(await readFile(path)))
+    return E.right(HostFile.read(path))
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
+    const code = HostFile.codeOf(e)
     const tag: Fault.Tag = code === 'ENOENT' ? 'NotFound' : code === 'EACCES' ? 'PermissionDenied' : code === 'EISDIR' ? 'IsADirectory' : 'Failed'
-    const description = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message
+    const description = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : e instanceof HostFile.InputError ? e.message : (e as Error).message
     return E.left(Fault.make(tag, 'host', 'read', path, description))
   }
 }
@@ -56,13 +56,21 @@ export const nowOf = (source: FactSource): E.Either<ReadonlyArray<Diagnostic.Dia
   return t === undefined ? E.left([Diagnostic.make('Validation', `--now ${source.now}: not an RFC 3339 time`, { hint: 'for example --now 2026-11-23T10:00:00Z' })]) : E.right(t)
 }
 
-/** The file reader of `readFile`, `file` and `template`: UTF-8 text of a path below the manifest's directory. */
+/**
+ * The file reader of `readFile`, `file` and `template`: UTF-8 text of a path below the manifest's
+ * directory, read through handles so that neither `..` nor a symlink leads outside it.
+ */
 export const fileReader = (baseDir: string) => (path: string): E.Either<string, string> => {
   try {
-    return E.right(new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(nodePath.join(baseDir, path))))
+    return E.right(new TextDecoder('utf-8', { fatal: true }).decode(HostFile.readBelow(baseDir, path)))
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    return E.left(code === 'ENOENT' ? `open ${path}: no such file or directory` : code === 'EISDIR' ? `read ${path}: is a directory` : e instanceof TypeError ? `${path} is not UTF-8 text` : `${path}: ${(e as Error).message}`)
+    const code = HostFile.codeOf(e)
+    if (code === 'ENOENT' || code === 'ENOTDIR') return E.left(`open ${path}: no such file or directory`)
+    if (code === 'EISDIR') return E.left(`read ${path}: is a directory`)
+    if (e instanceof TypeError) return E.left(`${path} is not UTF-8 text`)
+    if (e instanceof HostFile.InputError) return E.left(`${path} ${e.message}`)
+    if (Errno.isFault(e) && e._tag === 'Escape') return E.left(`${path} is outside the manifest directory (${e.description})`)
+    return E.left(`${path}: ${(e as Error).message}`)
   }
 }
 

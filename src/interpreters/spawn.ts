@@ -199,5 +199,5 @@ const killGroup = (pid: number | undefined): void => {
   }
 }
 
-/** A duration for a message: `30 s`, `1.5 s`, `250 ms`, `0.000001 ms`. */
-export const formatDuration = (ms: number): string => (ms >= 1000 ? `${Number((ms / 1000).toFixed(3))} s` : `${Number(ms.toPrecision(6))} ms`)
+/** A duration for a message: `30 s`, `1.5 s`, `0.25 s`; under a millisecond `0.000001 ms`. */
+export const formatDuration = (ms: number): string => (ms >= 1 ? `${Number((ms / 1000).toFixed(3))} s` : `${Number(ms.toPrecision(6))} ms`)

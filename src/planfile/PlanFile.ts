@@ -1,4 +1,5 @@
 // PlanFile: the only owner of plan.json: canonical serialization, content hash, version and integrity checks.
+import * as Shape from './Shape.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import * as Diagnostic from '../core/Diagnostic.js'
@@ -102,6 +103,11 @@ export const parse = (file: string, text: string): E.Either<Diagnostic.Diagnosti
   const actual = hashOfSorted(sorted)
   if (actual !== hash) {
     return fail(`plan has been modified since it was made: hash ${hash} does not match its content (${actual})`, 'review and make the plan again; plait never applies a tampered plan')
+  }
+  const impossible = Shape.problems(plan)
+  if (impossible.length > 0) {
+    const more = impossible.length > reportLimit ? `\n  (and ${impossible.length - reportLimit} more)` : ''
+    return fail(`malformed plan: ${impossible.slice(0, reportLimit).join('\n  ')}${more}`, 'no plait compile makes such a plan; make the plan again and review it')
   }
   for (const r of plan.resources) {
     for (const [i, s] of r.steps.entries()) {

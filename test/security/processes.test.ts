@@ -59,7 +59,7 @@ describe('a command that outlives its timeout', () => {
     const r = await sh(`sleep 30 & echo $! > ${marker}; sleep 30`, 300)
     expect(performance.now() - t0).toBeLessThan(5_000)
     expect(E.isLeft(r) && r.left._tag).toBe('TimedOut')
-    expect(E.isLeft(r) && r.left.description).toBe('ran longer than 300 ms and was killed with its process group')
+    expect(E.isLeft(r) && r.left.description).toBe('ran longer than 0.3 s and was killed with its process group')
     const child = Number(fs.readFileSync(marker, 'utf8'))
     fs.rmSync(marker)
     expect(await gone(child)).toBe(true)

@@ -39,6 +39,8 @@ export interface Confinement {
    * handles are closed when `body` settles: nothing of the resolution outlives it.
    */
   readonly at: <A>(op: string, path: string, body: (place: Place) => A | Promise<A>) => Promise<A>
+  /** `at` for a synchronous body (reads of small inputs where the caller cannot wait). */
+  readonly atSync: <A>(op: string, path: string, body: (place: Place) => A) => A
 }
 
 /** Symlinks followed in one walk before it is refused, as the kernel's limit. */
@@ -70,6 +72,10 @@ export const validate = (op: string, path: string): void => {
 const unconfined: Confinement = Object.freeze({
   root: '/',
   at: async <A>(op: string, path: string, body: (place: Place) => A | Promise<A>): Promise<A> => {
+    validate(op, path)
+    return body({ entry: path, dir: MachinePath.dirname(path), name: MachinePath.basename(path) })
+  },
+  atSync: <A>(op: string, path: string, body: (place: Place) => A): A => {
     validate(op, path)
     return body({ entry: path, dir: MachinePath.dirname(path), name: MachinePath.basename(path) })
   },
@@ -155,6 +161,19 @@ const confined = (hostRoot: string): Confinement => {
     return top
   }
 
+  const atSync = <A>(op: string, path: string, body: (place: Place) => A): A => {
+    validate(op, path)
+    if (path === '/') return body({ entry: hostRoot, dir: nodePath.dirname(hostRoot), name: '' })
+    const parent = openDirectory(op, path, MachinePath.dirname(path))
+    try {
+      const dir = handlePath(parent.fd)
+      const name = MachinePath.basename(path)
+      return body({ entry: `${dir}/${name}`, dir, name })
+    } finally {
+      closeAll([parent])
+    }
+  }
+
   return Object.freeze({
     root: hostRoot,
     at: async <A>(op: string, path: string, body: (place: Place) => A | Promise<A>): Promise<A> => {
@@ -169,5 +188,6 @@ const confined = (hostRoot: string): Confinement => {
         closeAll([parent])
       }
     },
+    atSync,
   })
 }

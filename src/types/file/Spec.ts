@@ -37,6 +37,9 @@ export interface FileSpec {
 }
 
 /** Properties the file type accepts. */
+/** The largest user or group id the kernel accepts: 2^32-2 (2^32-1 means "no change" to chown). */
+export const maxId = 2 ** 32 - 2
+
 export const keys = ['ensure', 'content', 'source', 'owner', 'group', 'mode', 'force', 'provider'] as const
 
 const principalPattern = /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,31}\$?$/
@@ -137,6 +140,10 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string, deferral
         if (v === undefined) break
         if (!principalPattern.test(v)) {
           fail('Validation', `${e.key} "${v}" is not a valid ${e.key === 'owner' ? 'user' : 'group'} name or numeric id`, e.value.at)
+          break
+        }
+        if (/^[0-9]+$/.test(v) && Number(v) > maxId) {
+          fail('Validation', `${e.key} ${v} is out of range: numeric ids go from 0 to ${maxId} (${maxId + 1} is the kernel's "no id")`, e.value.at)
           break
         }
         if (e.key === 'owner') owner = v
