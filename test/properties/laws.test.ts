@@ -1,26 +1,37 @@
 // The laws of DESIGN.md, as properties over the memory interpreter: idempotence, noop purity,
 // determinism and plan-file round trip, staleness, crash atomicity and rollback.
-import { fc, test as fcTest } from '@fast-check/vitest'
+import { fc } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
-import { describe, expect } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as Snapshot from '../../src/interpreters/Snapshot.js'
 import * as Memory from '../../src/interpreters/memory/memory.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import type { FileSpec } from '../../src/types/file/Spec.js'
+import * as Coverage from '../support/Coverage.js'
 import { apply, catalogOf, managed, planE } from '../support/run.js'
 
 const universe = ['/a', '/a/f1', '/a/f2', '/a/d', '/a/d/f3', '/b', '/b/f4', '/c'] as const
 const texts = ['', 'one\n', 'two\n', 'three\nlines\nhere\n'] as const
 const modes = [0o644, 0o600, 0o755, 0o700] as const
 
+// Leaves are mostly absent or files and sometimes directories; the directories the universe nests in
+// are mostly directories (below). Conflicts (a directory where a file is wanted) still occur, and
+// the laws check those refusals too, but most worlds can be planned and applied.
 const nodeArb: fc.Arbitrary<Snapshot.Node | undefined> = fc.oneof(
-  fc.constant(undefined),
-  fc.record({ text: fc.constantFrom(...texts), uid: fc.constantFrom(0, 1000), mode: fc.constantFrom(...modes) }).map(({ text, uid, mode }) => Snapshot.file(text, { uid, gid: uid, mode })),
-  fc.record({ uid: fc.constantFrom(0, 1000), mode: fc.constantFrom(0o755, 0o700) }).map(({ uid, mode }) => Snapshot.directory({ uid, gid: uid, mode })),
+  { weight: 2, arbitrary: fc.constant(undefined) },
+  { weight: 3, arbitrary: fc.record({ text: fc.constantFrom(...texts), uid: fc.constantFrom(0, 1000), mode: fc.constantFrom(...modes) }).map(({ text, uid, mode }) => Snapshot.file(text, { uid, gid: uid, mode })) },
+  { weight: 1, arbitrary: fc.record({ uid: fc.constantFrom(0, 1000), mode: fc.constantFrom(0o755, 0o700) }).map(({ uid, mode }) => Snapshot.directory({ uid, gid: uid, mode })) },
 )
 
+/** Directories the universe nests in are directories most of the time, so most worlds can be planned. */
+const dirArb: fc.Arbitrary<Snapshot.Node | undefined> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ uid: fc.constantFrom(0, 1000), mode: fc.constantFrom(0o755, 0o700) }).map(({ uid, mode }) => Snapshot.directory({ uid, gid: uid, mode })) },
+  { weight: 1, arbitrary: nodeArb },
+)
+const parents = new Set(['/a', '/a/d', '/b'])
+
 const machineArb: fc.Arbitrary<Snapshot.Snapshot> = fc
-  .tuple(...universe.map(() => nodeArb))
+  .tuple(...universe.map((p) => (parents.has(p) ? dirArb : nodeArb)))
   .map((nodes) => {
     const files: Record<string, Snapshot.Node> = {}
     universe.forEach((p, i) => {
@@ -38,7 +49,7 @@ const machineArb: fc.Arbitrary<Snapshot.Snapshot> = fc
 const specArb = (path: string): fc.Arbitrary<FileSpec> =>
   fc
     .record({
-      ensure: fc.constantFrom('present', 'present', 'absent', 'directory') as fc.Arbitrary<FileSpec['ensure']>,
+      ensure: (parents.has(path) ? fc.constantFrom('directory', 'directory', 'directory', 'present', 'absent') : fc.constantFrom('present', 'present', 'present', 'absent', 'directory')) as fc.Arbitrary<FileSpec['ensure']>,
       text: fc.option(fc.constantFrom(...texts), { nil: undefined }),
       owner: fc.constantFrom('root', 'app'),
       mode: fc.constantFrom(...modes),
@@ -58,130 +69,251 @@ const specArb = (path: string): fc.Arbitrary<FileSpec> =>
     }))
 
 const catalogArb = fc
-  .subarray([...universe], { minLength: 1 })
+  .subarray([...universe], { minLength: 1, maxLength: 3 })
   .chain((paths) => fc.tuple(...paths.map(specArb)))
   .map((specs) => catalogOf(specs))
 
 const world = fc.record({ machine: machineArb, catalog: catalogArb })
 
-/** Plans, or undefined when the plan is refused (a directory in the way of a file, and so on). */
-const tryPlan = async (catalog: ReturnType<typeof catalogOf>, m: Memory.MemoryMachine) => {
-  const p = await planE(catalog, m)
-  return E.isRight(p) ? p.right : undefined
+/** A plan, or the diagnostics that refused it (a directory in the way of a file, and so on). */
+const tryPlan = async (catalog: ReturnType<typeof catalogOf>, m: Memory.MemoryMachine) => planE(catalog, m)
+
+/** A refused plan is an answer too: it must say why, with the resource it concerns. */
+const examineRefusal = (ds: ReadonlyArray<{ code: string; message: string; resource?: string }>): void => {
+  expect(ds.length).toBeGreaterThan(0)
+  for (const d of ds) expect(d.message.length).toBeGreaterThan(0)
 }
 
 const runs = { numRuns: 120 }
 
+/** Runs a property, then checks that it checked enough (see Coverage). */
+// Floors are about half the shares seen over many seeds (planned worlds are about 50% of runs, a
+// failure injected into a step rather than into bookkeeping about 5%), far enough from the mean
+// that a seed never trips them, close enough that a generator that stops producing them does.
+const law = (name: string, floors: Readonly<Record<string, number>>, property: (cov: Coverage.Coverage) => fc.IAsyncProperty<never>, numRuns = runs.numRuns) =>
+  it(name, async () => {
+    const cov = Coverage.make(name)
+    await fc.assert(property(cov), { numRuns })
+    const shares = cov.check(floors)
+    if (process.env['PLAIT_LAW_STATS'] !== undefined) console.log(`${name.split(':')[0]}: ${Object.entries(shares).map(([k, v]) => `${k} ${Math.round(v * 100)}%`).join(', ')}`)
+  }, 120_000)
+
 describe('laws over the memory interpreter', () => {
-  fcTest.prop([world], runs)('idempotence: after a successful apply, planning again finds nothing to do', async ({ machine, catalog }) => {
-    const m = Memory.make(machine)
-    const p = await tryPlan(catalog, m)
-    fc.pre(p !== undefined)
-    const r = await apply(m, p!)
-    expect(E.isRight(r)).toBe(true)
-    if (E.isLeft(r) || r.right.resources.some((x) => x.outcome === 'failed')) return
-    const again = await tryPlan(catalog, m)
-    expect(again?.resources.filter((x) => x.steps.length > 0)).toEqual([])
-  })
-
-  fcTest.prop([world], runs)('noop purity: plan and apply --noop never change the machine', async ({ machine, catalog }) => {
-    const m = Memory.make(machine)
-    const p = await tryPlan(catalog, m)
-    fc.pre(p !== undefined)
-    await apply(m, p!, { noop: true })
-    expect(m.snapshot()).toEqual(machine)
-    expect(m.mutations).toBe(0)
-  })
-
-  fcTest.prop([world], runs)('determinism: equal machines give byte-identical plan files that round-trip', async ({ machine, catalog }) => {
-    const a = await tryPlan(catalog, Memory.make(machine))
-    const b = await tryPlan(catalog, Memory.make(machine))
-    fc.pre(a !== undefined)
-    const text = PlanFile.serialize(a!)
-    expect(PlanFile.serialize(b!)).toBe(text)
-    const back = PlanFile.parse('plan.json', text)
-    expect(E.isRight(back) && PlanFile.serialize(back.right)).toBe(text)
-  })
-
-  fcTest.prop([world, fc.nat(), fc.constantFrom('content', 'mode', 'delete', 'create')], runs)(
-    'staleness: any change to an observed resource between plan and apply is refused, and nothing is changed',
-    async ({ machine, catalog }, pick, how) => {
+  law('idempotence: after a successful apply, planning again finds nothing to do', { converged: 0.25 }, (cov) =>
+    fc.asyncProperty(world, async ({ machine, catalog }) => {
+      cov.run()
       const m = Memory.make(machine)
       const p = await tryPlan(catalog, m)
-      fc.pre(p !== undefined)
-      const target = p!.resources[pick % p!.resources.length]!.name
-      const files: Record<string, Snapshot.Node> = { ...machine.files }
-      const cur = files[target]
-      if (how === 'delete' || how === 'create') {
-        if (cur === undefined) files[target] = Snapshot.file('surprise\n')
-        else if (cur.kind === 'directory') return // removing a directory drops its children too; covered by the others
-        else delete files[target]
-      } else if (cur?.kind === 'file') {
-        files[target] = how === 'content' ? Snapshot.file('drift\n', cur) : { ...cur, mode: cur.mode === 0o640 ? 0o641 : 0o640 }
-      } else if (cur?.kind === 'directory') {
-        files[target] = { ...cur, mode: cur.mode === 0o711 ? 0o710 : 0o711 }
-      } else {
-        files[target] = Snapshot.file('surprise\n')
+      if (E.isLeft(p)) {
+        cov.label('plan refused')
+        examineRefusal(p.left)
+        return
       }
-      const drifted = Snapshot.make(files, machine)
-      fc.pre(E.isRight(drifted))
-      const d = Memory.make(E.isRight(drifted) ? drifted.right : machine)
-      const before = d.snapshot()
-      const r = await apply(d, p!)
-      expect(E.isLeft(r)).toBe(true)
-      if (E.isLeft(r)) expect(r.left.some((x) => x.code === 'Stale' && x.resource === `file#${target}`)).toBe(true)
-      expect(managed(d.snapshot())).toEqual(managed(before))
-    },
+      const r = await apply(m, p.right)
+      expect(E.isRight(r)).toBe(true)
+      if (E.isLeft(r)) return
+      if (r.right.resources.some((x) => x.outcome === 'failed')) {
+        // a failed resource was rolled back: planning again still plans it (nothing to assert as converged)
+        cov.label('a resource failed')
+        expect(r.right.resources.filter((x) => x.outcome === 'failed').every((x) => x.messages.length > 0)).toBe(true)
+        return
+      }
+      const again = await tryPlan(catalog, m)
+      expect(E.isRight(again) && again.right.resources.filter((x) => x.steps.length > 0)).toEqual([])
+      cov.label('converged')
+    }),
   )
 
-  fcTest.prop([world, fc.nat(), fc.boolean()], runs)(
+  law('noop purity: plan and apply --noop never change the machine', { 'noop applied': 0.25 }, (cov) =>
+    fc.asyncProperty(world, async ({ machine, catalog }) => {
+      cov.run()
+      const m = Memory.make(machine)
+      const p = await tryPlan(catalog, m)
+      expect(m.mutations).toBe(0)
+      if (E.isLeft(p)) {
+        cov.label('plan refused')
+        examineRefusal(p.left)
+        expect(m.snapshot()).toEqual(machine)
+        return
+      }
+      await apply(m, p.right, { noop: true })
+      expect(m.snapshot()).toEqual(machine)
+      expect(m.mutations).toBe(0)
+      cov.label('noop applied')
+    }),
+  )
+
+  law('determinism: equal machines give byte-identical plan files that round-trip', { 'round-tripped': 0.25 }, (cov) =>
+    fc.asyncProperty(world, async ({ machine, catalog }) => {
+      cov.run()
+      const a = await tryPlan(catalog, Memory.make(machine))
+      const b = await tryPlan(catalog, Memory.make(machine))
+      if (E.isLeft(a)) {
+        cov.label('plan refused')
+        expect(b).toEqual(a) // refusals are deterministic too
+        return
+      }
+      const text = PlanFile.serialize(a.right)
+      expect(E.isRight(b) && PlanFile.serialize(b.right)).toBe(text)
+      const back = PlanFile.parse('plan.json', text)
+      expect(E.isRight(back) && PlanFile.serialize(back.right)).toBe(text)
+      cov.label('round-tripped')
+    }),
+  )
+
+  law(
+    'staleness: any change to an observed resource between plan and apply is refused, and nothing is changed',
+    { 'refused as stale': 0.2, 'a directory drifted': 0.02 },
+    (cov) =>
+      fc.asyncProperty(world, fc.nat(), fc.constantFrom('content', 'mode', 'delete', 'create'), async ({ machine, catalog }, pick, how) => {
+        cov.run()
+        const m = Memory.make(machine)
+        const p = await tryPlan(catalog, m)
+        if (E.isLeft(p)) {
+        cov.label('plan refused')
+        examineRefusal(p.left)
+        return
+      }
+        const target = p.right.resources[pick % p.right.resources.length]!.name
+        const files: Record<string, Snapshot.Node> = { ...machine.files }
+        const cur = files[target]
+        if (how === 'delete' || how === 'create') {
+          if (cur === undefined) {
+            files[target] = Snapshot.file('surprise\n')
+            // a new file needs its parents: make the missing ones directories
+            for (let d = target.slice(0, target.lastIndexOf('/')); d !== ''; d = d.slice(0, d.lastIndexOf('/'))) files[d] ??= Snapshot.directory({ uid: 0, gid: 0, mode: 0o755 })
+          } else if (cur.kind === 'directory') {
+            // removing a directory removes what is below it too
+            cov.label('a directory drifted')
+            for (const k of Object.keys(files)) if (k === target || k.startsWith(target + '/')) delete files[k]
+          } else delete files[target]
+        } else if (cur?.kind === 'file') {
+          files[target] = how === 'content' ? Snapshot.file('drift\n', cur) : { ...cur, mode: cur.mode === 0o640 ? 0o641 : 0o640 }
+        } else if (cur?.kind === 'directory') {
+          cov.label('a directory drifted')
+          files[target] = { ...cur, mode: cur.mode === 0o711 ? 0o710 : 0o711 }
+        } else {
+          files[target] = Snapshot.file('surprise\n')
+        }
+        const drifted = Snapshot.make(files, machine)
+        if (E.isLeft(drifted)) {
+          // the parent of the target is a file: the drift cannot exist on a real machine
+          cov.label('drift impossible')
+          expect(drifted.left.length).toBeGreaterThan(0)
+          return
+        }
+        const d = Memory.make(drifted.right)
+        const before = d.snapshot()
+        const r = await apply(d, p.right)
+        expect(E.isLeft(r)).toBe(true)
+        if (E.isLeft(r)) expect(r.left.some((x) => x.code === 'Stale' && (x.resource === `file#${target}` || (x.resource ?? '').startsWith(`file#${target}/`)))).toBe(true)
+        expect(managed(d.snapshot())).toEqual(managed(before))
+        cov.label('refused as stale')
+      }),
+  )
+
+  law(
     'atomicity: a crash at any mutation leaves every managed path old or new, and recovery restores what it implies',
-    async ({ machine, catalog }, at, atomic) => {
+    { 'crashed and recovered': 0.2 },
+    (cov) =>
+      fc.asyncProperty(world, fc.nat(), fc.boolean(), async ({ machine, catalog }, at, atomic) => {
+        cov.run()
+        const probe = Memory.make(machine)
+        const p = await tryPlan(catalog, probe)
+        if (E.isLeft(p)) {
+        cov.label('plan refused')
+        examineRefusal(p.left)
+        return
+      }
+        // The outcome of an uninterrupted run, and how many mutations it makes.
+        const full = Memory.make(machine)
+        const r = await apply(full, p.right, { atomic })
+        expect(E.isRight(r)).toBe(true)
+        if (E.isLeft(r)) return
+        const after = full.snapshot()
+        if (full.mutations === 0) {
+          cov.label('nothing to crash')
+          expect(managed(after)).toEqual(managed(machine))
+          return
+        }
+        const crashAt = 1 + (at % full.mutations)
+        const m = Memory.make(machine, { crashAt })
+        await apply(m, p.right, { atomic })
+        expect(m.crashed).toBe(true)
+        const crashed = m.snapshot()
+        const managedPaths = new Set(p.right.resources.map((x) => x.name))
+        const revived = m.revive()
+        if (r.right.resources.some((x) => x.outcome === 'failed')) {
+          // The uninterrupted run fails (and undoes what it can): a crash may come between a step
+          // and its undo, so only recovery is checked: an atomic run ends as the failing run does.
+          cov.label('full run failed')
+          const again = await apply(revived, p.right, { atomic })
+          expect(E.isRight(again)).toBe(true)
+          if (atomic) expect(managed(revived.snapshot())).toEqual(managed(after))
+          return
+        }
+        for (const path of managedPaths) expect([machine.files[path], after.files[path]]).toContainEqual(crashed.files[path])
+        // The restarted process finds the journal and rolls back what it implies.
+        const again = await apply(revived, p.right, { atomic })
+        const recovered = revived.snapshot()
+        if (atomic) {
+          // Everything the crashed run began was undone and the saved plan applied again; or the
+          // crash came after the run committed, the machine is the finished run's, and the plan is stale.
+          if (E.isRight(again)) expect(managed(recovered)).toEqual(managed(after))
+          else {
+            expect(again.left.every((x) => x.code === 'Stale')).toBe(true)
+            expect(managed(recovered)).toEqual(managed(after))
+          }
+        }
+        for (const path of managedPaths) expect([machine.files[path], after.files[path]]).toContainEqual(recovered.files[path])
+        // No temp files or restore staging are left anywhere outside the state directory.
+        expect(Object.keys(managed(recovered)).filter((x) => x.includes('.plait-'))).toEqual([])
+        cov.label('crashed and recovered')
+      }),
+  )
+
+  law('rollback: with --atomic, a failing step leaves the machine exactly as it was', { 'rolled back': 0.01, 'Left examined': 0.1, 'recovered after a journal failure': 0.02 }, (cov) =>
+    fc.asyncProperty(world, fc.nat(), async ({ machine, catalog }, at) => {
+      cov.run()
       const probe = Memory.make(machine)
       const p = await tryPlan(catalog, probe)
-      fc.pre(p !== undefined)
-      // The outcome of an uninterrupted run, and how many mutations it makes.
+      if (E.isLeft(p)) {
+        cov.label('plan refused')
+        examineRefusal(p.left)
+        return
+      }
       const full = Memory.make(machine)
-      const r = await apply(full, p!, { atomic })
-      fc.pre(E.isRight(r) && r.right.resources.every((x) => x.outcome !== 'failed'))
-      const after = full.snapshot()
-      const crashAt = 1 + (at % full.mutations)
-      const m = Memory.make(machine, { crashAt })
-      await apply(m, p!, { atomic })
-      expect(m.crashed).toBe(true)
-      const crashed = m.snapshot()
-      const managedPaths = new Set(p!.resources.map((x) => x.name))
-      for (const path of managedPaths) {
-        const now = crashed.files[path]
-        expect([machine.files[path], after.files[path]]).toContainEqual(now)
+      const ok = await apply(full, p.right, { atomic: true })
+      expect(E.isRight(ok)).toBe(true)
+      if (full.mutations === 0 || E.isLeft(ok)) {
+        cov.label('nothing to fail')
+        return
       }
-      // The restarted process finds the journal and rolls back what it implies.
-      const revived = m.revive()
-      const again = await apply(revived, p!, { atomic })
-      const recovered = revived.snapshot()
-      if (atomic) {
-        // Everything the crashed run began was undone; the saved plan then applied cleanly, or was
-        // refused as stale if the crash came after the last resource committed.
-        if (E.isRight(again)) expect(managed(recovered)).toEqual(managed(after))
+      // Fail one mutation of the run, wherever it falls: lock, journal, backup, step, cleanup.
+      const m = Memory.make(machine, { failAt: { mutation: 1 + (at % full.mutations) } })
+      const r = await apply(m, p.right, { atomic: true })
+      if (E.isLeft(r)) {
+        cov.label('Left examined')
+        expect(r.left.length).toBeGreaterThan(0)
+        if (JSON.stringify(managed(m.snapshot())) !== JSON.stringify(managed(machine))) {
+          // The journal could not be written after a step ran: the run stopped, saying that the
+          // next apply rolls back what it began. It must: recovery, then the plan applies whole.
+          expect(r.left.some((d) => d.message.includes('the next apply rolls back what it began'))).toBe(true)
+          const revived = m.revive()
+          const again = await apply(revived, p.right, { atomic: true })
+          expect(E.isRight(again) && again.right.recovered.length).toBeGreaterThan(0)
+          expect(managed(revived.snapshot())).toEqual(managed(full.snapshot()))
+          cov.label('recovered after a journal failure')
+        }
+      } else if (r.right.resources.some((x) => x.outcome === 'failed')) {
+        cov.label('rolled back')
+        expect(managed(m.snapshot())).toEqual(managed(machine))
+      } else {
+        // the failed mutation was one the run tolerates (cleanup of what is already gone): the run is whole
+        cov.label('failure tolerated')
+        expect(managed(m.snapshot())).toEqual(managed(full.snapshot()))
       }
-      for (const path of managedPaths) expect([machine.files[path], after.files[path]]).toContainEqual(recovered.files[path])
-      // No temp files or restore staging are left anywhere outside the state directory.
-      expect(Object.keys(managed(recovered)).filter((x) => x.includes('.plait-'))).toEqual([])
-    },
+    }),
+    300,
   )
-
-  fcTest.prop([world, fc.nat()], runs)('rollback: with --atomic, a failing step leaves the machine exactly as it was', async ({ machine, catalog }, at) => {
-    const probe = Memory.make(machine)
-    const p = await tryPlan(catalog, probe)
-    fc.pre(p !== undefined && p.resources.some((x) => x.steps.length > 0))
-    const full = Memory.make(machine)
-    const ok = await apply(full, p!, { atomic: true })
-    fc.pre(E.isRight(ok) && ok.right.resources.every((x) => x.outcome !== 'failed'))
-    // Fail one of the mutations made after the lock and journal are set up (the first few are those).
-    const m = Memory.make(machine, { failAt: { mutation: 1 + (at % full.mutations) } })
-    const r = await apply(m, p!, { atomic: true })
-    if (E.isRight(r) && r.right.resources.some((x) => x.outcome === 'failed')) {
-      expect(managed(m.snapshot())).toEqual(managed(machine))
-    }
-  })
 })
