@@ -20,7 +20,7 @@ const pure = [
 ]
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.stryker/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
