@@ -84,6 +84,14 @@ const examineRefusal = (ds: ReadonlyArray<{ code: string; message: string; resou
   for (const d of ds) expect(d.message.length).toBeGreaterThan(0)
 }
 
+/** A refused plan, labelled and examined (it is an answer too); false for a plan. */
+const refused = <A>(cov: Coverage.Coverage, p: E.Either<ReadonlyArray<{ code: string; message: string }>, A>): p is E.Left<ReadonlyArray<{ code: string; message: string }>> => {
+  if (E.isRight(p)) return false
+  cov.label('plan refused')
+  examineRefusal(p.left)
+  return true
+}
+
 const runs = { numRuns: 120 }
 
 /** Runs a property, then checks that it checked enough (see Coverage). */
@@ -104,11 +112,7 @@ describe('laws over the memory interpreter', () => {
       cov.run()
       const m = Memory.make(machine)
       const p = await tryPlan(catalog, m)
-      if (E.isLeft(p)) {
-        cov.label('plan refused')
-        examineRefusal(p.left)
-        return
-      }
+      if (refused(cov, p)) return
       const r = await apply(m, p.right)
       expect(E.isRight(r)).toBe(true)
       if (E.isLeft(r)) return
@@ -169,11 +173,7 @@ describe('laws over the memory interpreter', () => {
         cov.run()
         const m = Memory.make(machine)
         const p = await tryPlan(catalog, m)
-        if (E.isLeft(p)) {
-        cov.label('plan refused')
-        examineRefusal(p.left)
-        return
-      }
+        if (refused(cov, p)) return
         const target = p.right.resources[pick % p.right.resources.length]!.name
         const files: Record<string, Snapshot.Node> = { ...machine.files }
         const cur = files[target]
@@ -220,11 +220,7 @@ describe('laws over the memory interpreter', () => {
         cov.run()
         const probe = Memory.make(machine)
         const p = await tryPlan(catalog, probe)
-        if (E.isLeft(p)) {
-        cov.label('plan refused')
-        examineRefusal(p.left)
-        return
-      }
+        if (refused(cov, p)) return
         // The outcome of an uninterrupted run, and how many mutations it makes.
         const full = Memory.make(machine)
         const r = await apply(full, p.right, { atomic })
@@ -282,11 +278,7 @@ describe('laws over the memory interpreter', () => {
       cov.run()
       const probe = Memory.make(machine)
       const p = await tryPlan(catalog, probe)
-      if (E.isLeft(p)) {
-        cov.label('plan refused')
-        examineRefusal(p.left)
-        return
-      }
+      if (refused(cov, p)) return
       const full = Memory.make(machine)
       const ok = await apply(full, p.right, { atomic: true })
       expect(E.isRight(ok)).toBe(true)

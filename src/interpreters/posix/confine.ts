@@ -161,33 +161,33 @@ const confined = (hostRoot: string): Confinement => {
     return top
   }
 
-  const atSync = <A>(op: string, path: string, body: (place: Place) => A): A => {
+  /** The place of a path, and how to release the handle that holds it. */
+  const place = (op: string, path: string): { readonly place: Place; readonly release: () => void } => {
     validate(op, path)
-    if (path === '/') return body({ entry: hostRoot, dir: nodePath.dirname(hostRoot), name: '' })
+    if (path === '/') return { place: { entry: hostRoot, dir: nodePath.dirname(hostRoot), name: '' }, release: () => undefined }
     const parent = openDirectory(op, path, MachinePath.dirname(path))
-    try {
-      const dir = handlePath(parent.fd)
-      const name = MachinePath.basename(path)
-      return body({ entry: `${dir}/${name}`, dir, name })
-    } finally {
-      closeAll([parent])
-    }
+    const dir = handlePath(parent.fd)
+    const name = MachinePath.basename(path)
+    return { place: { entry: `${dir}/${name}`, dir, name }, release: () => closeAll([parent]) }
   }
 
   return Object.freeze({
     root: hostRoot,
     at: async <A>(op: string, path: string, body: (place: Place) => A | Promise<A>): Promise<A> => {
-      validate(op, path)
-      if (path === '/') return body({ entry: hostRoot, dir: nodePath.dirname(hostRoot), name: '' })
-      const parent = openDirectory(op, path, MachinePath.dirname(path))
+      const p = place(op, path)
       try {
-        const dir = handlePath(parent.fd)
-        const name = MachinePath.basename(path)
-        return await body({ entry: `${dir}/${name}`, dir, name })
+        return await body(p.place)
       } finally {
-        closeAll([parent])
+        p.release()
       }
     },
-    atSync,
+    atSync: <A>(op: string, path: string, body: (place: Place) => A): A => {
+      const p = place(op, path)
+      try {
+        return body(p.place)
+      } finally {
+        p.release()
+      }
+    },
   })
 }
