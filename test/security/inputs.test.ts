@@ -50,7 +50,7 @@ describe('readFile, file and template', () => {
 })
 
 describe('inputs that are not regular files', () => {
-  it('a FIFO as readFile target, source, manifest or plan file is refused at once', async () => {
+  it('a FIFO as readFile target, source, manifest, plan, facts or hiera file is refused at once', async () => {
     const s = sandbox()
     execFileSync('mkfifo', [path.join(s.host, 'fifo')])
     const runs = await Promise.all([
@@ -59,6 +59,8 @@ describe('inputs that are not regular files', () => {
       plait(['plan', path.join(s.host, 'fifo'), '--root', s.root]),
       plait(['show', path.join(s.host, 'fifo')]),
       plait(['apply', path.join(s.host, 'fifo'), '--root', s.root]),
+      plait(['plan', s.manifest(fileWith('{{ Facts.x }}'), 'facts.yaml'), '--root', s.root, '--facts', path.join(s.host, 'fifo')]),
+      plait(['plan', s.manifest(fileWith('x'), 'hiera.yaml'), '--root', s.root, '--hiera', path.join(s.host, 'fifo')]),
     ])
     for (const r of runs) {
       expect(r.code, show(r)).toBe(1)

@@ -4,6 +4,7 @@
 // `host.dir` (tests point it at a fake /proc and /sys). Facts files are read from configuration
 // directories given by the caller, refusing symlinks. A system fact that cannot be read is left
 // empty, as CCM leaves it; facts files and command-line facts that are wrong are errors.
+import * as HostFile from './hostFile.js'
 import * as fs from 'node:fs/promises'
 import * as os from 'node:os'
 import * as nodePath from 'node:path'
@@ -288,11 +289,11 @@ type Read = E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Facts.Facts>
 const io = (message: string, hint?: string): ReadonlyArray<Diagnostic.Diagnostic> => [Diagnostic.make('Io', message, { hint })]
 
 const readText = async (path: string): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, string>> => {
-  let bytes: Buffer
+  let bytes: Uint8Array
   try {
-    bytes = await fs.readFile(path)
+    bytes = HostFile.read(path) // a regular file of bounded size: a FIFO is refused, not waited on
   } catch (e) {
-    return E.left(io(`cannot read facts file ${path}: ${Errno.describe(Errno.codeOf(e))}`))
+    return E.left(io(`cannot read facts file ${path}: ${e instanceof HostFile.InputError ? e.message : Errno.describe(HostFile.codeOf(e))}`))
   }
   try {
     return E.right(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
