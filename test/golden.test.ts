@@ -11,7 +11,7 @@ import * as Render from '../src/cli/render.js'
 import * as Compile from '../src/compiler/compile.js'
 import * as Planner from '../src/compiler/plan.js'
 import * as Diagnostic from '../src/core/Diagnostic.js'
-import { inlineBytes, observe } from '../src/executor/observe.js'
+import { inlineBytes, observe } from '../src/observe/observe.js'
 import * as MemoryRunner from '../src/interpreters/commands/memory.js'
 import * as Discover from '../src/interpreters/libral/discover.js'
 import * as Session from '../src/interpreters/libral/Session.js'
@@ -19,6 +19,7 @@ import type * as Registry from '../src/libral/Registry.js'
 import * as MachineFile from '../src/interpreters/memory/machineFile.js'
 import * as Memory from '../src/interpreters/memory/memory.js'
 import * as PlanFile from '../src/planfile/PlanFile.js'
+import * as Types from '../src/types/registry.js'
 import { fileReader, readHost } from '../src/cli/pipeline.js'
 import * as Value from '../src/manifest/expr/Value.js'
 
@@ -54,7 +55,7 @@ const planCase = async (dir: string): Promise<{ text: string; json?: string }> =
   const catalog = Compile.compileTree('manifest.yaml', text, tree.right, dir, {
     readFile: fileReader(dir),
     now: Value.time('2026-11-23T12:00:00Z')!,
-    ...(libral !== undefined ? { libral } : {}),
+    ...(libral !== undefined ? { plugins: [Types.libralPlugin(libral)] } : {}),
   })
   if (E.isLeft(catalog)) return { text: Render.diagnostics(catalog.left) }
   const runner = MemoryRunner.make((line) => (line === '/bin/true' ? { exit: 0 } : line === '/bin/false' ? { exit: 1 } : undefined))

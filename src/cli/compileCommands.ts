@@ -3,10 +3,10 @@
 // machine that is not the target (a laptop, a code review job).
 import { Command, CommanderError } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
-import type { Catalog } from '../compiler/Catalog.js'
+import { isSkipped, type Catalog } from '../compiler/Catalog.js'
 import type * as Diagnostic from '../core/Diagnostic.js'
 import * as Posix from '../interpreters/posix/posix.js'
-import * as LibralValue from '../libral/Value.js'
+import * as Registry from '../types/registry.js'
 import { compileManifest, quietSession } from './pipeline.js'
 import * as Render from './render.js'
 import * as Streams from './streams.js'
@@ -37,45 +37,19 @@ const compileFile = async (manifest: string, o: Flags, local: boolean): Promise<
   return E.isLeft(catalog) ? fail(catalog.left) : catalog.right
 }
 
-/** The catalog as JSON: libral resources name their provider instead of carrying its metadata. */
+/** The catalog as JSON: each resource as its type writes it (a libral resource names its provider instead of carrying its metadata). */
 export const catalogJson = (c: Catalog): unknown => ({
   ...c,
   links: Object.fromEntries(c.links),
-  resources: c.resources.map((r) => (r._tag === 'libral' ? { _tag: r._tag, id: r.id, type: r.type, name: r.name, at: r.at, provider: r.provider.meta.qname, attrs: r.attrs } : r)),
+  resources: c.resources.map((r) => (isSkipped(r) ? r : (Registry.ofKind(r._tag).json?.(r) ?? r))),
 })
 
 /** The catalog in text: one line per resource with where it was declared and its properties. */
 export const renderCatalog = (c: Catalog): string => {
   const lines = [`${f(c.manifest.file)}: ${c.resources.length} resource${c.resources.length === 1 ? '' : 's'}`]
   for (const r of c.resources) {
-    if (r._tag === 'libral') {
-      const attrs = Object.keys(r.attrs).sort().map((k) => `${k}=${LibralValue.render(r.attrs[k])}`)
-      lines.push(`  ${f(r.id)}  (${f(r.at.file)}:${r.at.line}:${r.at.col})  provider=${f(r.provider.meta.qname)}${attrs.length > 0 ? ' ' + f(attrs.join(' ')) : ''}`)
-      continue
-    }
-    if (r._tag === 'skipped') {
-      lines.push(`  ${f(r.id)}  (${f(r.at.file)}:${r.at.line}:${r.at.col})  skipped: ${f(r.reason)}`)
-      continue
-    }
-    if (r._tag === 'exec') {
-      const props = [`provider=${f(r.provider)}`, `command=${JSON.stringify(r.command)}`]
-      if (r.cwd !== undefined) props.push(`cwd=${f(r.cwd)}`)
-      if (r.creates !== undefined) props.push(`creates=${f(r.creates)}`)
-      if (r.onlyif !== undefined) props.push(`onlyif=${JSON.stringify(r.onlyif)}`)
-      if (r.unless !== undefined) props.push(`unless=${JSON.stringify(r.unless)}`)
-      if (r.refreshOnly) props.push('refresh_only=true')
-      if (r.returns.length !== 1 || r.returns[0] !== 0) props.push(`returns=[${r.returns.join(',')}]`)
-      lines.push(`  ${f(r.id)}  (${f(r.at.file)}:${r.at.line}:${r.at.col})  ${f(props.join(' '))}`)
-      continue
-    }
-    const props = [`ensure=${r.ensure}`]
-    if (r.owner !== undefined) props.push(`owner=${f(r.owner)}`)
-    if (r.group !== undefined) props.push(`group=${f(r.group)}`)
-    if (r.mode !== undefined) props.push(`mode=${r.mode.toString(8).padStart(4, '0')}`)
-    if (r.content._tag === 'Inline') props.push(`content=${JSON.stringify(r.content.text.length > 40 ? r.content.text.slice(0, 40) + '…' : r.content.text)}`)
-    if (r.content._tag === 'Source') props.push(`source=${f(r.content.written)}`)
-    if (r.force) props.push('force=true')
-    lines.push(`  ${f(r.id)}  (${f(r.at.file)}:${r.at.line}:${r.at.col})  ${f(props.join(' '))}`)
+    const where = `  ${f(r.id)}  (${f(r.at.file)}:${r.at.line}:${r.at.col})`
+    lines.push(isSkipped(r) ? `${where}  skipped: ${f(r.reason)}` : `${where}  ${Registry.ofKind(r._tag).show(r)}`)
   }
   return lines.join('\n') + '\n'
 }

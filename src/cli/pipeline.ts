@@ -7,13 +7,12 @@ import type * as Plan from '../core/Plan.js'
 import type { Catalog } from '../compiler/Catalog.js'
 import * as Compile from '../compiler/compile.js'
 import * as Planner from '../compiler/plan.js'
-import { inlineMemo, observe, type ReadHost } from '../executor/observe.js'
+import { inlineMemo, observe, type ReadHost } from '../observe/observe.js'
 import * as Errno from '../interpreters/Errno.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as HostFile from '../interpreters/posix/hostFile.js'
 import type { Session } from '../interpreters/libral/Session.js'
-import type * as Registry from '../libral/Registry.js'
-import type { Provider } from '../types/libral/Spec.js'
+import * as Types from '../types/registry.js'
 import * as Value from '../manifest/expr/Value.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 
@@ -130,16 +129,16 @@ export const providersFor = async (
   tree: import('../manifest/Node.js').Node,
   providers: Providers,
   warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void,
-): Promise<Registry.Registry<Provider> | undefined> => {
-  if (!Compile.usesProviders(tree)) return undefined
+): Promise<ReadonlyArray<Types.Plugin>> => {
+  if (!Compile.usesProviders(tree)) return []
   const Discover = await import('../interpreters/libral/discover.js')
   const session = await providers.session()
   const path = Discover.providerPath({ cli: providers.providerPath, env: process.env['PLAIT_PROVIDER_PATH'] })
   const found = await Discover.discover(session.context, path, providers.describe === false ? { describe: false } : {})
   if (found.problems.length > 0) warn(found.problems)
-  if (providers.anySuitable !== true) return found.registry
+  if (providers.anySuitable !== true) return [Types.libralPlugin(found.registry)]
   const Registry = await import('../libral/Registry.js')
-  return Registry.make(found.registry.providers.map((p) => ({ ...p, suitable: E.right(true as const) })))
+  return [Types.libralPlugin(Registry.make(found.registry.providers.map((p) => ({ ...p, suitable: E.right(true as const) }))))]
 }
 
 /** Compiles a manifest with the facts, the hiera file and the providers it uses. */
@@ -159,7 +158,7 @@ export const compileManifest = async (
   if (E.isLeft(factValues)) return factValues
   const hiera = await readHiera(facts.hiera)
   if (E.isLeft(hiera)) return hiera
-  const libral = await providersFor(tree.right, providers, warn)
+  const plugins = await providersFor(tree.right, providers, warn)
   const now = nowOf(facts)
   if (E.isLeft(now)) return now
   const baseDir = nodePath.dirname(nodePath.resolve(manifestPath))
@@ -170,7 +169,7 @@ export const compileManifest = async (
     facts: factValues.right,
     ...(local ? { environ: environ() } : {}),
     ...(hiera.right !== undefined ? { hiera: hiera.right } : {}),
-    ...(libral !== undefined ? { libral } : {}),
+    plugins,
   })
   if (E.isRight(catalog) && catalog.right.warnings.length > 0) warn(catalog.right.warnings)
   return catalog
@@ -188,10 +187,9 @@ export const planManifest = async (
   const catalog = await compileManifest(manifestPath, machine, facts, providers, warn)
   if (E.isLeft(catalog)) return catalog
   const inline = inlineMemo()
-  const session = catalog.right.resources.some((r) => r._tag === 'libral') ? await providers.session() : undefined
-  // Guards are commands: the posix runner is loaded only for a manifest with exec resources.
-  const runner = catalog.right.resources.some((r) => r._tag === 'exec') ? (await import('../interpreters/commands/posix.js')).make({ root: machine.root }) : undefined
-  const observed = await observe(catalog.right, machine, readHost, inline, session, runner)
+  // The session and the posix runner are made only when an observation asks a provider or runs a guard.
+  const runner = async () => (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
+  const observed = await observe(catalog.right, machine, readHost, inline, providers.session, runner)
   if (E.isLeft(observed)) return observed
   const body = Planner.plan(catalog.right, observed.right, { version, root: machine.root }, inline)
   return E.map(PlanFile.sealLazily)(body)

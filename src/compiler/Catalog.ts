@@ -1,9 +1,7 @@
 // Catalog: the compiled manifest, every resource decoded and validated, in manifest order.
 import type { Diagnostic } from '../core/Diagnostic.js'
 import type { HealthCheck } from '../types/resource/Properties.js'
-import type { ExecSpec } from '../types/exec/Spec.js'
-import type { FileSpec } from '../types/file/Spec.js'
-import type { LibralSpec, Provider } from '../types/libral/Spec.js'
+import type { Spec } from '../types/ResourceType.js'
 
 /** A fact or environment variable the manifest read, and a digest of the value it saw (of null when missing). */
 export interface Read {
@@ -16,6 +14,8 @@ export interface Read {
 /** A resource its `control` skips: only its name and why are kept (its properties are never resolved). */
 export interface SkippedSpec {
   readonly _tag: 'skipped'
+  /** The kind of the type that would have planned it. */
+  readonly kind: string
   readonly id: string
   readonly type: string
   readonly name: string
@@ -23,8 +23,11 @@ export interface SkippedSpec {
   readonly reason: string
 }
 
-/** A compiled resource: the file type's, the exec type's, a libral provider's, or one control skips. */
-export type Resource = FileSpec | LibralSpec | ExecSpec | SkippedSpec
+/** A compiled resource: one of a registered type (its `_tag` is the type's kind), or one control skips. */
+export type Resource = Spec | SkippedSpec
+
+/** True for a resource its control skips. */
+export const isSkipped = (r: Resource): r is SkippedSpec => r._tag === 'skipped'
 
 /** A resource's resolved references (ids of earlier resources) and health checks. */
 export interface Links {
@@ -51,27 +54,4 @@ export interface Catalog {
   readonly resources: ReadonlyArray<Resource>
   /** Each resource's links, by id (a resource without any has none here). */
   readonly links: ReadonlyMap<string, Links>
-}
-
-/** The distinct source files the catalog's resources read (host path and spelling), in first-use order. */
-export const sources = (c: Catalog): ReadonlyArray<{ readonly path: string; readonly written: string }> => {
-  const seen = new Map<string, string>()
-  for (const r of files(c)) if (r.content._tag === 'Source' && !seen.has(r.content.path)) seen.set(r.content.path, r.content.written)
-  return [...seen].map(([path, written]) => ({ path, written }))
-}
-
-/** The catalog's file resources, in manifest order. */
-export const files = (c: Catalog): ReadonlyArray<FileSpec> => c.resources.filter((r): r is FileSpec => r._tag === 'file')
-
-/** The catalog's exec resources, in manifest order. */
-export const execs = (c: Catalog): ReadonlyArray<ExecSpec> => c.resources.filter((r): r is ExecSpec => r._tag === 'exec')
-
-/** The catalog's libral resources, in manifest order. */
-export const libral = (c: Catalog): ReadonlyArray<LibralSpec> => c.resources.filter((r): r is LibralSpec => r._tag === 'libral')
-
-/** The distinct libral providers the catalog uses, sorted by full name. */
-export const providers = (c: Catalog): ReadonlyArray<Provider> => {
-  const seen = new Map<string, Provider>()
-  for (const r of libral(c)) if (!seen.has(r.provider.meta.qname)) seen.set(r.provider.meta.qname, r.provider)
-  return [...seen.values()].sort((a, b) => (a.meta.qname < b.meta.qname ? -1 : a.meta.qname > b.meta.qname ? 1 : 0))
 }

@@ -9,17 +9,11 @@ import * as Manifest from '../manifest/Manifest.js'
 import * as Node from '../manifest/Node.js'
 import * as Value from '../manifest/expr/Value.js'
 import * as Yaml from '../manifest/Yaml.js'
-import type * as Registry from '../libral/Registry.js'
 import * as ResourceId from '../core/ResourceId.js'
-import * as Deferral from '../types/resource/Deferral.js'
+import * as Registry from '../types/registry.js'
+import type * as Deferral from '../types/resource/Deferral.js'
 import * as Properties from '../types/resource/Properties.js'
-import * as ExecSpec from '../types/exec/Spec.js'
-import * as FileSpec from '../types/file/Spec.js'
-import * as LibralSpec from '../types/libral/Spec.js'
 import type { Catalog, Links as CatalogLinks, Read, Resource } from './Catalog.js'
-
-/** The resource types this version knows. */
-export const types = ['file', 'exec'] as const
 
 /** How many syntax errors are shown: after the first few, a YAML parser's errors are mostly echoes of them. */
 export const syntaxErrorLimit = 3
@@ -87,28 +81,6 @@ const providerOf = (raw: Manifest.RawResource): string | undefined => {
 }
 
 /**
- * Decodes one resource by its type: plait's own, unless its `provider:` names a libral provider of
- * that type; or a libral provider's type. Undefined for an unknown type.
- */
-const decodeResource = (
-  raw: Manifest.RawResource,
-  scope: Manifest.Scope,
-  baseDir: string,
-  registry: Registry.Registry<LibralSpec.Provider> | undefined,
-  deferral: Deferral.Deferral,
-): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> | undefined => {
-  const provider = providerOf(raw)
-  // plait's own types go to a libral provider only by its full name (`provider: file::x`); `posix` and the like stay plait's.
-  const viaLibral =
-    registry !== undefined &&
-    (!(types as ReadonlyArray<string>).includes(raw.type) ? LibralSpec.isType(registry, raw.type) : provider !== undefined && provider.includes('::') && LibralSpec.named(registry, raw.type, provider) !== undefined)
-  if (viaLibral) return LibralSpec.decode(raw, scope, registry)
-  if (raw.type === 'file') return FileSpec.decode(raw, scope, baseDir, deferral)
-  if (raw.type === 'exec') return ExecSpec.decode(raw, scope, baseDir, deferral)
-  return undefined
-}
-
-/**
  * Compiles a manifest. `file` names it in diagnostics and in the plan; `baseDir` is the directory
  * relative `source` paths resolve against (the manifest's own directory).
  */
@@ -117,8 +89,8 @@ export interface Inputs {
   readonly facts?: unknown
   readonly environ?: Readonly<Record<string, string>>
   readonly hiera?: { readonly file: string; readonly text: string }
-  /** The libral providers found on the provider path: their types are resource types too. */
-  readonly libral?: Registry.Registry<LibralSpec.Provider>
+  /** The plugin types found at run time (libral providers' types): manifest resource types too. */
+  readonly plugins?: ReadonlyArray<Registry.Plugin>
   /** The time `now()` gives; recorded in the plan when the manifest calls it. */
   readonly now?: Value.Time
   /** Reads a file relative to the manifest's directory (`readFile`, `file`, `template`); the plan records each file read, with a digest. */
@@ -178,7 +150,7 @@ export const usesProviders = (tree: Node.Node): boolean => {
     if (n._tag === 'Map') return n.entries.some((e) => (e.key === 'provider' && e.value._tag === 'Scalar' && e.value.text.includes('::')) || namesProvider(e.value))
     return false
   }
-  return list.value.items.some((item) => item._tag === 'Map' && item.entries.some((e) => !(types as ReadonlyArray<string>).includes(e.key) || namesProvider(e.value)))
+  return list.value.items.some((item) => item._tag === 'Map' && item.entries.some((e) => !Registry.isBuiltIn(e.key) || namesProvider(e.value)))
 }
 
 /** Compiles a parsed manifest (`text` is its source, for digests and annotations). */
@@ -206,19 +178,17 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
       problems.push(...Annotations.check(m.dataNode, annotations.right.rules))
     }
   }
-  const registry = inputs.libral
-  const isLibralType = (type: string): boolean => registry !== undefined && LibralSpec.isType(registry, type)
-  const known = [...types, ...(registry === undefined ? [] : [...new Set(registry.providers.map((p) => p.meta.type))].filter((t) => !(types as ReadonlyArray<string>).includes(t)).sort())]
+  const types = Registry.types(inputs.plugins ?? [])
   for (const g of m.types) {
-    if (!(types as ReadonlyArray<string>).includes(g.type) && !isLibralType(g.type)) {
-      problems.push(Diagnostic.make('Decode', `unknown resource type "${g.type}"`, { at: g.at, hint: `known types: ${known.join(', ')}` }))
+    // A group's type is known when plait has it or a plugin brings it (with or without a `provider:`).
+    if (types.lookup(g.type, undefined) === undefined) {
+      problems.push(Diagnostic.make('Decode', `unknown resource type "${g.type}"`, { at: g.at, hint: `known types: ${types.names.join(', ')}` }))
     }
   }
   // A defaults entry's keys are checked even when no resource follows it to use them.
-  const typeKeys: Readonly<Record<string, ReadonlyArray<string>>> = { file: FileSpec.keys, exec: ExecSpec.keys }
   for (const d of m.defaults) {
-    const own = typeKeys[d.type]
-    if (own === undefined) continue // a libral type's attributes are checked against its provider, per resource
+    const own = Registry.isBuiltIn(d.type) ? types.lookup(d.type, undefined)?.keys : undefined
+    if (own === undefined) continue // a plugin type's attributes are checked against its provider, per resource
     const allowed = [...own, ...Properties.keys]
     for (const e of d.props) {
       if (!allowed.includes(e.key)) {
@@ -276,15 +246,17 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     // Later references to this resource resolve even when it does not decode (its own errors say why).
     if (!earlier.has(id)) earlier.set(id, id)
     if (alias !== undefined && !earlier.has(alias.text) && !ids.has(alias.text)) earlier.set(alias.text, id)
-    const decoded = decodeResource(raw, scope, baseDir, registry, deferral)
-    if (decoded === undefined) continue // an unknown type: reported once for its group, above
+    // The type decodes it: plait's own, unless its `provider:` names a plugin's by its full name; or a plugin's type.
+    const type = types.lookup(raw.type, providerOf(raw))
+    if (type === undefined) continue // an unknown type: reported once for its group, above
+    const decoded: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> = type.decode(raw, { scope, baseDir, deferral })
     // A resource its control skips keeps only its name: its properties are checked for unknown keys, never resolved.
     const spec: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> =
       split.common.control.skip === undefined
         ? decoded
         : E.isLeft(decoded) && decoded.left.some((d) => d.code === 'UnknownKey')
           ? E.left(decoded.left.filter((d) => d.code === 'UnknownKey'))
-          : E.right({ _tag: 'skipped', id, type: raw.type, name: raw.name, at: raw.nameAt, reason: split.common.control.skip })
+          : E.right({ _tag: 'skipped', kind: type.kind, id, type: raw.type, name: raw.name, at: raw.nameAt, reason: split.common.control.skip })
     if (E.isLeft(spec)) {
       problems.push(...spec.left)
       continue
@@ -301,7 +273,8 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     }
     seen.set(spec.right.id, spec.right)
     resources.push(spec.right)
-    if (spec.right._tag === 'file') managed.set(machineRoot === '/' ? spec.right.path : machineRoot + spec.right.path, { id: spec.right.id, path: spec.right.path })
+    const path = spec.right._tag === 'skipped' ? undefined : type.manages?.(spec.right)
+    if (path !== undefined) managed.set(machineRoot === '/' ? path : machineRoot + path, { id: spec.right.id, path })
   }
   if (problems.length > 0) return E.left(onePerKey(problems).sort(Diagnostic.compare))
   const catalog: Catalog = {

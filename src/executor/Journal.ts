@@ -4,14 +4,11 @@
 // before it runs; `done` after it ran. A run that ends writes `commit` and the journal is removed;
 // a journal without `commit` is an unfinished run that the next apply rolls back.
 
+import type { Undo } from '../core/Undo.js'
+
 // model
 
-/** How to put a path back as it was before a step. */
-export type Undo =
-  | { readonly _tag: 'Remove'; readonly paths: ReadonlyArray<string> } // paths the step creates, innermost last
-  | { readonly _tag: 'Restore'; readonly path: string; readonly backup: string } // copy of what the step replaced or removed
-  | { readonly _tag: 'Attrs'; readonly path: string; readonly uid: number; readonly gid: number; readonly mode: number }
-  | { readonly _tag: 'Irreversible'; readonly reason: string } // nothing can bring it back (a removed fifo, socket or device)
+export type { Undo }
 
 export type Record =
   | { readonly t: 'run'; readonly plan: string; readonly atomic: boolean; readonly pid: number }

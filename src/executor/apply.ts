@@ -1,33 +1,25 @@
 // apply: runs a saved plan: integrity and root checks, lock, recovery, staleness, steps, verify, rollback.
 import * as E from 'fp-ts/lib/Either.js'
-import * as DeferredM from '../core/Deferred.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Fault from '../core/Fault.js'
-import * as Mode from '../core/Mode.js'
 import * as Plan from '../core/Plan.js'
 import * as PosixPath from '../core/PosixPath.js'
-import * as Step from '../core/Step.js'
+import type { Accounts } from '../core/Probe.js'
+import * as Families from '../interpreters/families.js'
+import * as Undo from '../interpreters/files/undo.js'
 import type { Machine } from '../interpreters/Machine.js'
-import type * as Runtime from '../interpreters/libral/Runtime.js'
 import type * as Session from '../interpreters/libral/Session.js'
-import * as Render from '../libral/Render.js'
-import type * as Resource from '../libral/Resource.js'
-import * as UpdateStep from '../libral/UpdateStep.js'
-import * as Status from '../types/file/Status.js'
-import { verify } from '../types/file/verify.js'
-import * as LibralPlan from '../types/libral/plan.js'
 import type * as Runner from '../interpreters/Runner.js'
-import * as Deferred from './deferred.js'
-import * as ExecTurn from './execTurn.js'
-import * as Health from './health.js'
+import { familyOf, type StepFamily } from '../interpreters/steps.js'
+import * as Run from '../observe/run.js'
+import * as Registry from '../types/registry.js'
 import * as HealthM from '../types/resource/Health.js'
+import * as Health from './health.js'
 import * as Journal from './Journal.js'
 import * as Lock from './lock.js'
 import * as Recover from './recover.js'
 import type { Outcome, Report, ResourceReport } from './Report.js'
-import type { Accounts } from '../core/Probe.js'
 import * as Stale from './stale.js'
-import * as Undo from './undo.js'
 
 export interface Options {
   /** The state directory (a machine path) holding the lock, the journal and backups. */
@@ -60,25 +52,9 @@ interface Done {
   readonly temp: string | undefined
 }
 
-/** Describes a step in one line for journals and reports. */
-export const describe = (s: Step.Step): string =>
-  Step.match({
-    'file.write': (w) => `write ${w.path} (${w.content.size} bytes, ${w.owner.name}:${w.group.name} ${w.mode})`,
-    'file.mkdir': (m) => `create directory ${m.path} (${m.owner.name}:${m.group.name} ${m.mode})`,
-    'file.attrs': (a) => `set ${a.path} to ${a.owner.name}:${a.group.name} ${a.mode}`,
-    'file.remove': (r) => `remove ${r.kind === 'other' ? 'special file' : r.kind} ${r.path}${r.recursive ? ' with its contents' : ''}`,
-    'libral.update': (u) => `update ${u.provider} '${u.name}': ${UpdateStep.changesOf(u).map(Render.change).join(', ')}`,
-    'exec.run': (x) => `run ${x.line}`,
-  })(s)
-
-/** Loads the plan's libral providers (none: no session is started). */
-const openProviders = async (machine: Machine, plan: Plan.Plan, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Runtime.Runtime | undefined>> => {
-  const providers = plan.inputs.providers ?? []
-  if (providers.length === 0) return E.right(undefined)
-  // Loaded here, not at start-up: the libral interpreter and its process runtime, which a file-only run never needs.
-  const session = options.libral !== undefined ? await options.libral() : (await import('../interpreters/libral/Session.js')).make(machine.root === '/' ? {} : { root: machine.root })
-  return (await import('../interpreters/libral/Runtime.js')).open(session, providers)
-}
+/** Opens the interpreters the plan needs (its libral providers are loaded and checked against the plan). */
+const openInterpreters = (machine: Machine, plan: Plan.Plan, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Families.Opened>> =>
+  Families.open(machine, plan, { ...(options.runner !== undefined ? { runner: options.runner } : {}), ...(options.libral !== undefined ? { libral: options.libral } : {}) })
 
 /**
  * What to apply: a verified plan (see PlanFile.parse), or a function that makes one. `apply
@@ -123,9 +99,9 @@ export const apply = async (machine: Machine, source: Source, options: Options):
     if (recovered.right.length > 0) options.onRecovered?.(recovered.right)
     const plan = await resolve(source, machine, options)
     if (E.isLeft(plan)) return plan
-    const libral = await openProviders(machine, plan.right, options)
-    if (E.isLeft(libral)) return libral
-    const checked = await Stale.check(machine, plan.right, accounts.right, libral.right)
+    const opened = await openInterpreters(machine, plan.right, options)
+    if (E.isLeft(opened)) return opened
+    const checked = await Stale.check(plan.right, accounts.right, opened.right.requests)
     const drift = checked.drift
     if (drift.length > 0) {
       return E.left([
@@ -138,7 +114,7 @@ export const apply = async (machine: Machine, source: Source, options: Options):
     const bk = await machine.mkdirp(state.backups, { ...made.right, mode: 0o700 })()
     if (E.isLeft(bk)) return E.left([Diagnostic.make('Apply', `cannot create ${state.backups}: ${Fault.render(bk.left)}`)])
     try {
-      const report = await run(machine, plan.right, options, state, { runtime: libral.right, found: checked.found }, accounts.right)
+      const report = await run(machine, plan.right, options, state, { opened: opened.right, now: checked.now }, accounts.right)
       return E.right({ ...report, recovered: recovered.right })
     } catch (e) {
       if (e instanceof JournalError) {
@@ -172,9 +148,9 @@ const ensureStateDir = async (machine: Machine, stateDir: string): Promise<E.Eit
 
 const noopRun = async (machine: Machine, plan: Plan.Plan, options: Options, accounts: import('../core/Probe.js').Accounts): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Report>> => {
   const unfinished = await Recover.pending(machine, options.stateDir)
-  const libral = await openProviders(machine, plan, options)
-  if (E.isLeft(libral)) return libral
-  const drift = (await Stale.check(machine, plan, accounts, libral.right)).drift
+  const opened = await openInterpreters(machine, plan, options)
+  if (E.isLeft(opened)) return opened
+  const drift = (await Stale.check(plan, accounts, opened.right.requests)).drift
   if (drift.length > 0) {
     const hint =
       unfinished === undefined
@@ -182,28 +158,29 @@ const noopRun = async (machine: Machine, plan: Plan.Plan, options: Options, acco
         : `an unfinished run (pid ${unfinished.pid}) left ${unfinished.steps.length} step(s) to roll back, which is likely what drifted; a real apply recovers first`
     return E.left([...drift, Diagnostic.make('Stale', 'the plan is stale', { hint })])
   }
-  const resources: ResourceReport[] = plan.resources.map((r) =>
-    Plan.isSkipped(r)
-      ? { id: r.id, outcome: 'skipped', messages: [r.skipped] }
-      : Plan.isExec(r) && r.deferred !== undefined
-        ? { id: r.id, outcome: 'changed', messages: [`${r.observed.summary}; would be worked out and decided at its turn`] }
-      : Plan.isDeferred(r)
-      ? { id: r.id, outcome: 'changed', messages: [`${DeferredM.describe(r.deferred)}; would be worked out and planned at its turn`] }
-      : r.steps.length === 0
-        ? { id: r.id, outcome: 'stable', messages: [] }
-        : { id: r.id, outcome: 'changed', messages: r.steps.map((s) => s.noop) },
-  )
+  const resources: ResourceReport[] = plan.resources.map((r): ResourceReport => {
+    if (Plan.isSkipped(r)) return { id: r.id, outcome: 'skipped', messages: [r.skipped] }
+    const pending = Registry.pending(r)
+    if (pending !== undefined) return { id: r.id, outcome: 'changed', messages: [pending] }
+    return r.steps.length === 0 ? { id: r.id, outcome: 'stable', messages: [] } : { id: r.id, outcome: 'changed', messages: r.steps.map((s) => s.noop) }
+  })
   const recovered = unfinished === undefined ? [] : [`an unfinished run of pid ${unfinished.pid} would be rolled back first (${unfinished.steps.length} steps)`]
   return E.right({ noop: true, recovered, resources, rolledBack: [], irreversible: [] })
 }
 
-/** The plan's libral providers, and what they found for each libral resource at the staleness check. */
-interface Libral {
-  readonly runtime: Runtime.Runtime | undefined
-  readonly found: ReadonlyMap<string, Resource.Found>
+/** The plan's interpreters, and what the staleness check found of each resource now (its steps' starting point). */
+interface Opened {
+  readonly opened: Families.Opened
+  readonly now: ReadonlyMap<string, unknown>
 }
 
-const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: ReturnType<typeof Recover.paths>, libral: Libral, accounts: Accounts): Promise<Report> => {
+const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: ReturnType<typeof Recover.paths>, interpreters: Opened, accounts: Accounts): Promise<Report> => {
+  const requests = interpreters.opened.requests
+  const familyFor = (tag: string): StepFamily => {
+    const f = interpreters.opened.steps(familyOf(tag))
+    if (f === undefined) throw new Error(`invariant: no interpreter of ${tag} steps`)
+    return f
+  }
   const write = async (r: Journal.Record): Promise<void> => {
     const w = await machine.append(state.journal, new TextEncoder().encode(Journal.encode(r)))()
     if (E.isLeft(w)) throw new JournalError(w.left)
@@ -226,7 +203,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       continue
     }
     // A deferred value needs the resources whose files it reads: it is not worked out from a failed one.
-    const needs = [...(r.require ?? []), ...(Plan.isDeferred(r) ? r.deferred.after : []), ...(Plan.isExec(r) && r.deferred !== undefined ? r.deferred.after : [])]
+    const needs = [...(r.require ?? []), ...(Plan.isSkipped(r) ? [] : Registry.ofKind(r.kind).needs(r))]
     const unmetBy = needs.find((id) => unmet.has(id) || outcomeOf(id) === 'failed')
     if (unmetBy !== undefined) {
       unmet.add(r.id)
@@ -237,28 +214,19 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       outcomes.push({ id: r.id, outcome: 'skipped', messages: [r.skipped] })
       continue
     }
-    // A deferred resource is planned now, at its turn, from the plan's snapshot and the machine.
-    let steps: ReadonlyArray<Step.Step> = r.steps
+    // Its type decides its steps at its turn: a deferred value is worked out now, a command asks its guards again.
+    const type = Registry.ofKind(r.kind)
+    let steps: ReadonlyArray<Plan.Step> = r.steps
     let expected: Plan.ResourcePlan = r
     let error: string | undefined
     const notes: string[] = [] // why it runs as it does: shown before its steps' reasons
     const after: string[] = [] // what running it showed (output, health checks): shown after them
-    if (Plan.isDeferred(r)) {
-      const resolved = await Deferred.resolve(machine, r, accounts)
-      if (E.isLeft(resolved)) error = `cannot work out the deferred content: ${resolved.left}`
-      else {
-        steps = resolved.right.steps
-        expected = { ...r, desired: resolved.right.desired }
-        notes.push(resolved.right.note)
-      }
-    }
-    if (Plan.isExec(r) && error === undefined) {
-      const turn = await ExecTurn.decide(r, machine, () => runnerOf(machine, options), (id) => outcomeOf(id) === 'changed')
-      if (E.isLeft(turn)) error = turn.left
-      else {
-        steps = turn.right.steps
-        notes.push(...turn.right.notes)
-      }
+    const turn = await Run.run(type.turn(r, { accounts, changed: (id) => outcomeOf(id) === 'changed' }), requests)
+    if (E.isLeft(turn)) error = turn.left
+    else {
+      steps = turn.right.steps
+      expected = turn.right.expected
+      notes.push(...turn.right.notes)
     }
     if (steps.length === 0 && error === undefined) {
       // A stable resource is checked too: health checks say whether what it manages works.
@@ -272,21 +240,20 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     const done: Done[] = []
     for (const step of error === undefined ? steps : []) {
       seq += 1
-      const what = describe(step)
-      const undo = Step.isFileStep(step)
-        ? await Undo.prepare(machine, step, `${state.backups}/${seq}`)
-        : E.right<Fault.Fault, Journal.Undo>({ _tag: 'Irreversible', reason: step._tag === 'exec.run' ? 'a command cannot be undone' : `${step.provider} updates cannot be undone` })
+      const family = familyFor(step._tag)
+      const what = family.describe(step)
+      const undo = await family.prepare(step, `${state.backups}/${seq}`)
       if (E.isLeft(undo)) {
         error = `cannot back up before ${what}: ${Fault.render(undo.left)}`
         break
       }
-      const temp = step._tag === 'file.write' ? tempName(step.path, machine.pid(), seq) : undefined
+      const temp = family.temp?.(step, machine.pid(), seq)
       await write({ t: 'step', seq, id: r.id, what, undo: undo.right, ...(temp !== undefined ? { temp } : {}) })
       done.push({ id: r.id, what, undo: undo.right, temp })
       if (options.afterStepStart !== undefined) await options.afterStepStart(seq)
-      const result = await execute(machine, step, temp, { id: r.id, libral, runner: () => runnerOf(machine, options), output: after })
+      const result = await family.run(step, { id: r.id, now: interpreters.now.get(r.id), output: after, ...(temp !== undefined ? { temp } : {}) })
       if (E.isLeft(result)) {
-        error = `${what} failed: ${step._tag === 'exec.run' ? result.left.description : Fault.render(result.left)}`
+        error = `${what} failed: ${family.failure(result.left)}`
         // A command or provider update that started may have done something: it is listed as run, and there is nothing to roll back.
         if (Undo.irreversible(undo.right)) {
           done.pop()
@@ -298,7 +265,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       if (Undo.irreversible(undo.right)) irreversible.push(`${r.id}: ${what}`)
     }
     if (error === undefined) {
-      const misses = await verifyResource(machine, expected, libral.runtime)
+      const misses = await Run.run(type.verify(expected), requests)
       if (misses.length > 0) error = `did not reach the desired state: ${misses.join('; ')}`
     }
     if (error === undefined && steps.length > 0) error = await checkHealth(r, machine, options, after)
@@ -374,46 +341,6 @@ const checkHealth = async (r: Plan.ResourcePlan, machine: Machine, options: Opti
 /** The runner of exec commands: the given one, or real processes (loaded only when a plan runs a command). */
 const runnerOf = async (machine: Machine, options: Options): Promise<Runner.Runner> =>
   options.runner ?? (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
-
-/** Observes a resource after its steps ran and says what is not as desired (nothing: verified). */
-const verifyResource = async (machine: Machine, r: Plan.ResourcePlan, runtime: Runtime.Runtime | undefined): Promise<ReadonlyArray<string>> => {
-  if (Plan.isExec(r) || Plan.isSkipped(r)) return [] // an exec's exit code was checked when it ran
-  if (!Plan.isLibral(r)) {
-    const after = await machine.probe(r.name)()
-    return E.isLeft(after) ? [Fault.render(after.left)] : verify(r.desired, Status.fromProbe(after.right))
-  }
-  const target = runtime!.target(r.provider)
-  const after = await runtime!.session.observe(target, [r.name])
-  return E.isLeft(after) ? [Fault.render(after.left)] : LibralPlan.verify(target.meta, r.desired, after.right.get(r.name)!)
-}
-
-/** What running a step needs besides the machine: the resource, its libral providers, the command runner, where command output goes. */
-interface StepContext {
-  readonly id: string
-  readonly libral: Libral
-  readonly runner: () => Promise<Runner.Runner>
-  readonly output: string[]
-}
-
-const execute = (machine: Machine, step: Step.Step, temp: string | undefined, ctx: StepContext): Promise<E.Either<Fault.Fault, unknown>> => {
-  const attrs = (s: { owner: Step.Principal; group: Step.Principal; mode: string }) => ({
-    uid: s.owner.id,
-    gid: s.group.id,
-    mode: E.getOrElse(() => 0)(Mode.parse(s.mode)),
-  })
-  return Step.match<Promise<E.Either<Fault.Fault, unknown>>>({
-    'file.write': (w) => machine.writeFileAtomic(w.path, Step.contentBytes(w.content), attrs(w), PosixPath.basename(temp!))(),
-    'file.mkdir': (m) => machine.mkdirp(m.path, attrs(m))(),
-    'file.attrs': (a) => machine.setAttrs(a.path, attrs(a))(),
-    'file.remove': (r) => machine.remove(r.path, { recursive: r.recursive })(),
-    'exec.run': async (x) => ExecTurn.run(await ctx.runner(), x, ctx.output),
-    'libral.update': (u) => ctx.libral.runtime!.session.update(ctx.libral.runtime!.target(u.provider), ctx.libral.found.get(ctx.id)!, UpdateStep.changesOf(u), { noop: false }),
-  })(step)
-}
-
-/** The temp file a write uses: hidden, beside the target, named after the run's pid and step. */
-export const tempName = (path: string, pid: number, seq: number): string =>
-  PosixPath.sibling(path, `.${PosixPath.basename(path).slice(0, 200)}.plait-${pid}-${seq}`)
 
 /** A journal write failed: the run cannot go on safely. */
 export class JournalError extends Error {

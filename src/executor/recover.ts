@@ -4,7 +4,7 @@ import * as Diagnostic from '../core/Diagnostic.js'
 import * as Fault from '../core/Fault.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as Journal from './Journal.js'
-import * as Undo from './undo.js'
+import * as Undo from '../interpreters/files/undo.js'
 
 /** Where the state directory keeps its files. */
 export const paths = (stateDir: string) => ({

@@ -5,7 +5,8 @@ import type * as t from 'io-ts'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Digest from '../core/Digest.js'
 import * as Plan from '../core/Plan.js'
-import type { Content } from '../core/Step.js'
+import * as Registry from '../types/registry.js'
+import type { Content, FileWrite } from '../core/Step.js'
 
 // Plan values are plain JSON data whose codecs encode as the identity (a test checks it on every
 // kind of step), so the canonical JSON of a plan is that of the value itself, with no encoding pass.
@@ -89,13 +90,16 @@ export const parse = (file: string, text: string): E.Either<Diagnostic.Diagnosti
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail('not a plan file: expected a JSON object')
   const format = (raw as Record<string, unknown>)['format']
+  if (format === 'plait.plan/1') {
+    return fail(`made by an older plait: plan format "plait.plan/1", and this plait reads "${Plan.formatVersion}"`, 'plan again with this version of plait, and review the new plan')
+  }
   if (format !== Plan.formatVersion) {
     return fail(
       typeof format === 'string' ? `unknown plan format "${format}"; this plait reads "${Plan.formatVersion}"` : 'not a plan file: no "format" field',
       'make the plan again with this version of plait',
     )
   }
-  const decoded = Plan.Plan.decode(raw)
+  const decoded = Registry.planCodec().decode(raw)
   if (E.isLeft(decoded)) return fail(`malformed plan: ${report(decoded.left).join('\n  ')}`, 'make the plan again; plait never applies a damaged plan')
   const plan = decoded.right
   const { hash, ...body } = plan
@@ -112,9 +116,10 @@ export const parse = (file: string, text: string): E.Either<Diagnostic.Diagnosti
   for (const r of plan.resources) {
     for (const [i, s] of r.steps.entries()) {
       if (s._tag !== 'file.write') continue
-      const problem = contentProblem(s.content)
+      const w = s as FileWrite
+      const problem = contentProblem(w.content)
       if (problem !== undefined) {
-        return fail(`step ${i + 1} (file.write ${s.path}): ${problem}`, 'the plan was edited or corrupted; make the plan again', r.id)
+        return fail(`step ${i + 1} (file.write ${w.path}): ${problem}`, 'the plan was edited or corrupted; make the plan again', r.id)
       }
     }
   }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as YAML from 'yaml'
-import * as Catalog from '../../src/compiler/Catalog.js'
+import * as Catalog from '../support/catalog.js'
 import { compile } from '../../src/compiler/compile.js'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
 

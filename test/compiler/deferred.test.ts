@@ -2,7 +2,7 @@
 // resource manages is deferred with a snapshot of the rest; otherwise it is rendered as usual.
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import * as Catalog from '../../src/compiler/Catalog.js'
+import * as Catalog from '../support/catalog.js'
 import { compile, type Inputs } from '../../src/compiler/compile.js'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
 import * as Value from '../../src/manifest/expr/Value.js'

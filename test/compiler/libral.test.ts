@@ -2,11 +2,12 @@
 // properties are decoded against the provider's metadata, every problem positioned.
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import * as Catalog from '../../src/compiler/Catalog.js'
+import * as Catalog from '../support/catalog.js'
 import { compile, parse, usesProviders } from '../../src/compiler/compile.js'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
 import * as Registry from '../../src/libral/Registry.js'
 import type { Provider } from '../../src/types/libral/Spec.js'
+import * as Types from '../../src/types/registry.js'
 import { hostMeta, meta } from '../libral/support.js'
 
 const other = meta(
@@ -56,7 +57,7 @@ const entry = (m: typeof hostMeta, suitable: E.Either<string, true> = E.right(tr
 const one = Registry.make([entry(hostMeta), entry(broken, E.left('command definitely-not-here is missing')), entry(fileProvider)])
 const two = Registry.make([entry(hostMeta), entry(other)])
 
-const compileWith = (text: string, registry: Registry.Registry<Provider> = one) => compile('m.yaml', text, '/srv', { libral: registry })
+const compileWith = (text: string, registry: Registry.Registry<Provider> = one) => compile('m.yaml', text, '/srv', { plugins: [Types.libralPlugin(registry)] })
 const ok = (text: string, registry?: Registry.Registry<Provider>) => {
   const r = compileWith(text, registry)
   if (E.isLeft(r)) throw new Error(r.left.map(Diagnostic.render).join('\n'))

@@ -124,7 +124,7 @@ describe('happy path', () => {
       summary: Record<string, number>
       resources: Array<{ id: string; action: string; desired: { mode?: string; owner?: { name: string; id: number } } }>
     }
-    expect(plan.format).toBe('plait.plan/1')
+    expect(plan.format).toBe('plait.plan/2')
     expect(plan.root).toBe(fs.realpathSync(s.root))
     expect(plan.hash).toMatch(/^(sha256:)?[0-9a-f]{64}$/)
     expect(plan.summary).toEqual({ create: 5, update: 2, delete: 2, unchanged: 1 })

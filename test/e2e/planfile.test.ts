@@ -71,7 +71,8 @@ describe('plan files', () => {
     const files = {
       tampered: bad('tampered.json', tampered),
       retargeted: bad('retargeted.json', text.replace(JSON.stringify(raw['root']), JSON.stringify(fs.realpathSync(other.root)))),
-      v2: bad('v2.json', text.replace('"plait.plan/1"', '"plait.plan/2"')),
+      v2: bad('v2.json', text.replace('"plait.plan/2"', '"plait.plan/3"')),
+      v1: bad('v1.json', text.replace('"plait.plan/2"', '"plait.plan/1"')),
       truncated: bad('truncated.json', text.slice(0, Math.floor(text.length / 2))),
       malformed: bad('malformed.json', JSON.stringify({ ...raw, resources: 'none' }, null, 2)),
       garbage: bad('garbage.json', Buffer.from([0x7b, 0x00, 0xff, 0xfe, 0x22, 0x66, 0x6f, 0x72, 0x6d, 0x61, 0x74, 0x22, 0x0a])),
@@ -79,10 +80,11 @@ describe('plan files', () => {
     const before = snapshot(s.root)
     const beforeOther = snapshot(other.root)
 
-    const [rTampered, rRetargeted, rV2, rTruncated, rMalformed, rGarbage, rOtherRoot, rNoop] = await Promise.all([
+    const [rTampered, rRetargeted, rV2, rV1, rTruncated, rMalformed, rGarbage, rOtherRoot, rNoop] = await Promise.all([
       plait(['apply', files.tampered, '--root', s.root]),
       plait(['apply', files.retargeted, '--root', other.root]),
       plait(['apply', files.v2, '--root', s.root]),
+      plait(['apply', files.v1, '--root', s.root]),
       plait(['apply', files.truncated, '--root', s.root]),
       plait(['apply', files.malformed, '--root', s.root]),
       plait(['apply', files.garbage, '--root', s.root]),
@@ -92,7 +94,8 @@ describe('plan files', () => {
     refused(rTampered, /hash .* does not match|modified/)
     expect(rTampered.stderr).toContain(files.tampered)
     refused(rRetargeted, /hash .* does not match|modified/)
-    refused(rV2, /unknown plan format "plait\.plan\/2"/)
+    refused(rV2, /unknown plan format "plait\.plan\/3"/)
+    refused(rV1, /made by an older plait.*\n.*plan again/)
     refused(rTruncated, /not a plan file|invalid JSON/)
     refused(rMalformed, /malformed plan/)
     refused(rGarbage, /./)

@@ -6,6 +6,7 @@ import * as Digest from '../../src/core/Digest.js'
 import * as Plan from '../../src/core/Plan.js'
 import type { Step } from '../../src/core/Step.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
+import * as Registry from '../../src/types/registry.js'
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex')
 
@@ -20,13 +21,14 @@ const contentOf = (bytes: Buffer, encoding: 'utf8' | 'base64' = 'utf8'): Extract
 const root = { name: 'root', id: 0 }
 
 const bodyWith = (steps: ReadonlyArray<Step>, id = 'file#/etc/motd'): Plan.Body => ({
-  format: 'plait.plan/1',
+  format: 'plait.plan/2',
   plait: '0.1.0',
   root: '/',
   inputs: { manifest: { path: 'm.yaml', sha256: 'ab'.repeat(32) }, sources: [], reads: [] },
   failOnError: false,
   resources: [
     {
+      kind: 'file',
       id,
       type: 'file',
       name: '/etc/motd',
@@ -106,8 +108,8 @@ describe('PlanFile', () => {
 
   it('hashes a body as the canonical JSON of its encoding, for every kind of step', () => {
     const body = fullBody()
-    expect(PlanFile.hashOf(body)).toBe(PlanFile.hashOf(Plan.Body.encode(body)))
-    expect(Plan.Body.encode(body)).toStrictEqual(body)
+    expect(PlanFile.hashOf(body)).toBe(PlanFile.hashOf(Registry.bodyCodec().encode(body)))
+    expect(Registry.bodyCodec().encode(body)).toStrictEqual(body)
     expect(E.isRight(PlanFile.parse('plan.json', PlanFile.serialize(PlanFile.seal(body))))).toBe(true)
   })
 
@@ -138,7 +140,8 @@ describe('PlanFile', () => {
     ['[1]', /expected a JSON object/],
     ['{}', /no "format" field/],
     ['{"format": "plait.plan/99"}', /unknown plan format "plait.plan\/99"/],
-    ['{"format": "plait.plan/1"}', /malformed plan/],
+    ['{"format": "plait.plan/2"}', /malformed plan/],
+    ['{"format": "plait.plan/1"}', /made by an older plait/],
   ])('refuses %s', (text, why) => {
     const r = PlanFile.parse('plan.json', text)
     expect(E.isLeft(r) && r.left.message).toMatch(why)
@@ -205,9 +208,14 @@ describe('PlanFile.parse: malformed plans', () => {
     expect(m).toBe('malformed plan: resources[0].steps[4]._tag: expected "file.write" | "file.mkdir" | "file.attrs" | "file.remove", found "file.chmod"')
   })
 
+  it('names an unknown resource kind at its kind, and a missing one', () => {
+    expect(malformed((raw) => void (raw.resources[0]!['kind'] = 'package'))).toBe('malformed plan: resources[0].kind: expected "file" | "exec" | "libral", found "package"')
+    expect(malformed((raw) => void delete raw.resources[0]!['kind'])).toBe('malformed plan: resources[0].kind: missing (expected "file" | "exec" | "libral")')
+  })
+
   it('stays short when everything is wrong: the first few paths, then how many more', () => {
     const m = malformed((raw) => {
-      raw.resources = Array.from({ length: 50 }, () => ({ id: 1, steps: [{ _tag: 'file.write' }] }))
+      raw.resources = Array.from({ length: 50 }, () => ({ kind: 'file', id: 1, steps: [{ _tag: 'file.write' }] }))
     })
     const lines = m.split('\n')
     expect(lines.length).toBeLessThanOrEqual(5)

@@ -1,7 +1,7 @@
 // Ccm: the functions CCM adds to expr-lang for manifests: lookup (GJSON paths over facts, data
 // and environ), and readFile / file, which read through the environment's capability.
 import * as E from 'fp-ts/lib/Either.js'
-import type { Env, Read, Root } from './Evaluate.js'
+import type { Env, Read, Root } from './Env.js'
 import * as Lookup from './Lookup.js'
 import * as Value from './Value.js'
 

@@ -14,48 +14,15 @@ import * as Value from './Value.js'
 
 // model
 
-export type Root = 'facts' | 'data' | 'environ'
+import type { Env, Extra, Read, Reads, Root } from './Env.js'
 
-/** What an expression can see. */
-export interface Env {
-  readonly mode: Check.Mode
-  readonly facts: Value.ValueMap
-  readonly data: Value.ValueMap
-  /** Environment variables: a map of strings (a missing one reads as "", as in CCM). */
-  readonly environ: Value.ValueMap
-  /** The time `now()` gives; without it `now()` is an error. */
-  readonly now?: Value.Time
-  /** Reads a file relative to the manifest's directory (the path is cleaned, never absolute). */
-  readonly readFile?: (path: string) => E.Either<string, string>
-  /** Variables and functions a caller adds (a `@validate` expression's `value` and validators). */
-  readonly extra?: Extra
-}
-
-/** Extra names: a function gets its evaluated arguments and gives a value or an error message. */
-export interface Extra {
-  readonly variables?: ReadonlyMap<string, Value.Value>
-  readonly functions?: ReadonlyMap<string, (args: ReadonlyArray<Value.Value>) => E.Either<string, Value.Value>>
-}
+export type { Env, Extra, Read, Reads, Root }
 
 /** The names of an environment's extras, for the type check. */
 export const extraNames = (environment: Env): Check.Extra => ({
   variables: new Set(environment.extra?.variables?.keys() ?? []),
   functions: new Set(environment.extra?.functions?.keys() ?? []),
 })
-
-/** One facts, data or environ path an expression read (a missing key counts: its absence was read). */
-export interface Read {
-  readonly root: Root
-  readonly path: ReadonlyArray<string>
-}
-
-export interface Reads {
-  /** Sorted, without duplicates. */
-  readonly values: ReadonlyArray<Read>
-  /** Cleaned relative paths given to readFile, sorted. */
-  readonly files: ReadonlyArray<string>
-  readonly clock: boolean
-}
 
 export interface Outcome {
   readonly value: Value.Value

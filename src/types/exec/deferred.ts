@@ -2,15 +2,15 @@
 // compile checks them. Used by observe (when the files it reads already hold their final text)
 // and by the executor at the command's turn.
 import * as E from 'fp-ts/lib/Either.js'
-import type * as Plan from '../../core/Plan.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import type * as Step from '../../core/Step.js'
 import * as DeferredContent from '../file/deferred.js'
 import * as ExecPlan from './plan.js'
+import type { ExecResourcePlan } from './ResourcePlan.js'
 import * as ExecSpec from './Spec.js'
 
 /** The step a deferred exec comes to, given the managed files' text (by the relative path read). */
-export const workOut = (d: NonNullable<Plan.ExecResourcePlan['deferred']>, texts: ReadonlyMap<string, string>): E.Either<string, Step.ExecRun> => {
+export const workOut = (d: NonNullable<ExecResourcePlan['deferred']>, texts: ReadonlyMap<string, string>): E.Either<string, Step.ExecRun> => {
   const problems: string[] = []
   const render = (key: string, template: string | undefined): string | undefined => {
     if (template === undefined) return undefined

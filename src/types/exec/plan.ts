@@ -10,8 +10,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Deferred from '../../core/Deferred.js'
 import * as Digest from '../../core/Digest.js'
-import type * as Plan from '../../core/Plan.js'
 import type * as Step from '../../core/Step.js'
+import type { ExecResourcePlan } from './ResourcePlan.js'
 import type { ExecSpec, Provider } from './Spec.js'
 import * as Words from './Words.js'
 
@@ -101,7 +101,7 @@ export interface Subscription {
  * table says skip but a subscribed resource changes in this plan, the step is a conditional
  * refresh ("runs if file#/etc/app.conf changes"), which the executor decides from what changed.
  */
-export const plan = (spec: ExecSpec, s: ExecStatus, subscription: Subscription = { ids: [], changing: [] }): Plan.ExecResourcePlan => {
+export const plan = (spec: ExecSpec, s: ExecStatus, subscription: Subscription = { ids: [], changing: [] }): ExecResourcePlan => {
   const head = headOf(spec)
   const subscribe = subscription.ids.length > 0 ? { subscribe: [...subscription.ids] } : {}
   if (spec.deferred !== undefined) {
@@ -119,6 +119,7 @@ export const plan = (spec: ExecSpec, s: ExecStatus, subscription: Subscription =
 
 /** The fields of an exec resource's plan that do not depend on what was observed. */
 export const headOf = (spec: ExecSpec) => ({
+  kind: 'exec' as const,
   id: spec.id,
   type: 'exec' as const,
   name: spec.name,
@@ -131,7 +132,7 @@ export const headOf = (spec: ExecSpec) => ({
  * Plans a command from its step, refresh_only and what its guards said: run, a conditional
  * refresh, or skipped (with the step kept to run if the guards change their answer by apply).
  */
-export const planStep = (head: ReturnType<typeof headOf>, step: Step.ExecRun, refreshOnly: boolean, s: ExecStatus, subscription: Subscription): Plan.ExecResourcePlan => {
+export const planStep = (head: ReturnType<typeof headOf>, step: Step.ExecRun, refreshOnly: boolean, s: ExecStatus, subscription: Subscription): ExecResourcePlan => {
   const d = decideStep(step.guards, refreshOnly, s)
   const subscribe = subscription.ids.length > 0 ? { subscribe: [...subscription.ids] } : {}
   const digest = Digest.ofValue(s)

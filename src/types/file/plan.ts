@@ -5,9 +5,9 @@ import * as Diagnostic from '../../core/Diagnostic.js'
 import * as Digest from '../../core/Digest.js'
 import * as Mode from '../../core/Mode.js'
 import type { Accounts } from '../../core/Probe.js'
-import type { Action, FileDesired } from '../../core/Plan.js'
-import * as Plan from '../../core/Plan.js'
+import type { Action } from '../../core/Plan.js'
 import type { Content, FileStep as Step, Principal } from '../../core/Step.js'
+import type { FileDesired } from './ResourcePlan.js'
 import type { FileSpec } from './Spec.js'
 import type { FileStatus } from './Status.js'
 import { nameOf } from './Status.js'
@@ -148,8 +148,12 @@ export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatu
       break
     }
   }
-  return E.right({ desired, steps, action: Plan.actionOf(steps, existed) })
+  return E.right({ desired, steps, action: actionOf(steps, existed) })
 }
+
+/** What a file resource's steps amount to: removals only delete; anything else creates what was absent or updates what was there. */
+export const actionOf = (steps: ReadonlyArray<Step>, existed: boolean): Action =>
+  steps.length === 0 ? 'none' : steps.every((s) => s._tag === 'file.remove') ? 'delete' : existed ? 'update' : 'create'
 
 const desiredOf = (spec: FileSpec, bytes: Bytes | undefined, owner: Principal | undefined, group: Principal | undefined): FileDesired => {
   const d: { -readonly [K in keyof FileDesired]: FileDesired[K] } = { ensure: spec.ensure, force: spec.force }

@@ -1,6 +1,6 @@
 // verify: the desired-state check run after apply: what a file's observed status still gets wrong.
 import * as Mode from '../../core/Mode.js'
-import type { FileDesired } from '../../core/Plan.js'
+import type { FileDesired } from './ResourcePlan.js'
 import type { FileStatus } from './Status.js'
 
 /** Lists how an observed status misses the desired state; empty when it is reached. */

@@ -6,13 +6,14 @@ import type * as Metadata from '../../libral/Metadata.js'
 import * as Resource from '../../libral/Resource.js'
 import * as UpdateStep from '../../libral/UpdateStep.js'
 import * as Value from '../../libral/Value.js'
+import type { LibralResourcePlan } from './ResourcePlan.js'
 import type { LibralSpec } from './Spec.js'
 
 // constructors
 
 /** The desired attributes as the plan records them (sorted by name, so plans are canonical). */
-export const desiredOf = (attrs: Resource.Attrs): Record<string, Plan.LibralResourcePlan['desired'][string]> => {
-  const out: Record<string, Plan.LibralResourcePlan['desired'][string]> = {}
+export const desiredOf = (attrs: Resource.Attrs): Record<string, LibralResourcePlan['desired'][string]> => {
+  const out: Record<string, LibralResourcePlan['desired'][string]> = {}
   for (const k of Object.keys(attrs).sort()) out[k] = Value.toJson(attrs[k]!)
   return out
 }
@@ -25,11 +26,12 @@ export const actionOf = (found: Resource.Found, changes: ReadonlyArray<Resource.
 }
 
 /** Plans one libral resource against what its provider found. */
-export const plan = (spec: LibralSpec, found: Resource.Found): Plan.LibralResourcePlan => {
+export const plan = (spec: LibralSpec, found: Resource.Found): LibralResourcePlan => {
   const meta = spec.provider.meta
   const changes = Changes.plan(meta, spec.attrs, found)
   const step = UpdateStep.make(meta, found, changes)
   return {
+    kind: 'libral',
     id: spec.id,
     type: spec.type,
     provider: meta.qname,
@@ -43,5 +45,5 @@ export const plan = (spec: LibralSpec, found: Resource.Found): Plan.LibralResour
 }
 
 /** What is still wrong after an update, for the report: each change a new plan would make (none: verified). */
-export const verify = (meta: Metadata.Metadata, desired: Plan.LibralResourcePlan['desired'], found: Resource.Found): ReadonlyArray<string> =>
+export const verify = (meta: Metadata.Metadata, desired: LibralResourcePlan['desired'], found: Resource.Found): ReadonlyArray<string> =>
   Changes.verify(meta, desired, found).map((c) => `${c.attr} is ${Value.render(c.was)}, not ${Value.render(c.is)}`)

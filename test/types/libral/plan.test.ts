@@ -2,12 +2,12 @@
 import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import * as Plan from '../../../src/core/Plan.js'
 import * as Changes from '../../../src/libral/Changes.js'
 import * as Resource from '../../../src/libral/Resource.js'
 import * as UpdateStep from '../../../src/libral/UpdateStep.js'
 import type { LibralSpec } from '../../../src/types/libral/Spec.js'
 import * as LibralPlan from '../../../src/types/libral/plan.js'
+import * as Registry from '../../../src/types/registry.js'
 import { hostMeta } from '../../libral/support.js'
 
 const spec = (attrs: Resource.Attrs, name = 'db1'): LibralSpec => ({
@@ -51,8 +51,8 @@ describe('libral plan', () => {
 
   it('is a valid plan record, and its step decodes as a plan step', () => {
     const p = LibralPlan.plan(spec({ ip: '10.0.0.5', aliases: ['a', 'b'] }), Resource.absent('db1'))
-    expect(E.isRight(Plan.ResourcePlan.decode(JSON.parse(JSON.stringify(p))))).toBe(true)
-    expect(Plan.isLibral(p)).toBe(true)
+    expect(E.isRight(Registry.resourcePlan().decode(JSON.parse(JSON.stringify(p))))).toBe(true)
+    expect(p.kind).toBe('libral')
   })
 
   it('verify names each attribute that is still wrong', () => {

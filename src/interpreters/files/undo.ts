@@ -1,10 +1,10 @@
 // undo: records how to reverse a step before it runs, and reverses it (idempotently) on rollback.
 import * as E from 'fp-ts/lib/Either.js'
-import * as Fault from '../core/Fault.js'
-import * as PosixPath from '../core/PosixPath.js'
-import type { FileStep as Step } from '../core/Step.js'
-import type { Machine, Probe } from '../interpreters/Machine.js'
-import type { Undo } from './Journal.js'
+import * as Fault from '../../core/Fault.js'
+import * as PosixPath from '../../core/PosixPath.js'
+import type { FileStep as Step } from '../../core/Step.js'
+import type { Undo } from '../../core/Undo.js'
+import type { Machine, Probe } from '../Machine.js'
 
 /** Prepares a step's undo: backs up what it will replace or remove (into `backup`), or notes what it creates. */
 export const prepare = async (machine: Machine, step: Step, backup: string): Promise<E.Either<Fault.Fault, Undo>> => {

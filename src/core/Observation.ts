@@ -1,0 +1,118 @@
+// Observation: what a resource type needs to know of a machine, as data. A type never calls an
+// interpreter: it returns a program of requests (probe this path, run this guard, ask this
+// provider), and the observe stage runs every resource's program together, batching the requests
+// of each family (see src/observe/run.ts). The same programs serve the staleness check, the
+// verification after a step and a resource's decision at its turn.
+//
+// Invariants: a program is a pure value; running it twice against the same answers gives the same
+// result. A request's `key` names what it asks: equal keys in one batch are asked once.
+import * as E from 'fp-ts/lib/Either.js'
+import type { Fault } from './Fault.js'
+import type { Probe, ProbeOptions } from './Probe.js'
+
+// model
+
+/** One question for an interpreter family: `family` picks the interpreter, `key` identifies the question. */
+export interface Request {
+  readonly family: string
+  readonly key: string
+  readonly body: unknown
+}
+
+/** A program that yields an `A` once its requests are answered. */
+export type Observation<A> =
+  | { readonly _tag: 'Done'; readonly value: A }
+  | { readonly _tag: 'Ask'; readonly requests: ReadonlyArray<Request>; readonly next: (answers: ReadonlyArray<unknown>) => Observation<A> }
+
+/** An interpreter of one request family (the observe stage runs programs with a table of these). */
+export interface Family {
+  /** Answers a batch of request bodies, one answer each, in order. */
+  readonly answer: (bodies: ReadonlyArray<unknown>) => Promise<ReadonlyArray<unknown>>
+  /** true: requests with equal keys in one batch are asked once. */
+  readonly merge: boolean
+}
+
+/** The families a run can ask: undefined for one it has no interpreter of (a bug: the caller did not open it). */
+export type Families = (family: string) => Family | undefined
+
+// constructors
+
+export const done = <A>(value: A): Observation<A> => ({ _tag: 'Done', value })
+
+/** Asks one question; the answer's type is the family's (the typed askers below and in each family's module fix it). */
+export const ask = <A>(family: string, key: string, body: unknown): Observation<A> => ({
+  _tag: 'Ask',
+  requests: [{ family, key, body }],
+  next: (answers) => done(answers[0] as A),
+})
+
+// combinators
+
+export const chain =
+  <A, B>(f: (a: A) => Observation<B>) =>
+  (o: Observation<A>): Observation<B> =>
+    o._tag === 'Done' ? f(o.value) : { _tag: 'Ask', requests: o.requests, next: (answers) => chain(f)(o.next(answers)) }
+
+export const map =
+  <A, B>(f: (a: A) => B) =>
+  (o: Observation<A>): Observation<B> =>
+    chain((a: A) => done(f(a)))(o)
+
+/** Runs programs side by side: each round asks the pending requests of all of them at once. */
+export const all = <A>(os: ReadonlyArray<Observation<A>>): Observation<ReadonlyArray<A>> => {
+  if (os.every((o) => o._tag === 'Done')) return done(os.map((o) => (o as { value: A }).value))
+  const requests: Request[] = []
+  const spans: Array<[number, number]> = []
+  for (const o of os) {
+    const start = requests.length
+    if (o._tag === 'Ask') requests.push(...o.requests)
+    spans.push([start, requests.length])
+  }
+  return {
+    _tag: 'Ask',
+    requests,
+    next: (answers) => all(os.map((o, i) => (o._tag === 'Done' ? o : o.next(answers.slice(spans[i]![0], spans[i]![1]))))),
+  }
+}
+
+/** Chains on the right of an Either-valued program: a Left stops it. */
+export const chainRight =
+  <L, A, B>(f: (a: A) => Observation<E.Either<L, B>>) =>
+  (o: Observation<E.Either<L, A>>): Observation<E.Either<L, B>> =>
+    chain((r: E.Either<L, A>) => (E.isLeft(r) ? done(r as E.Either<L, B>) : f(r.right)))(o)
+
+// the families every machine has
+
+/** What the `command` family answers: how a command ended. */
+export interface Exit {
+  readonly exitCode: number | undefined
+  readonly signal: string | undefined
+  readonly stdout: string
+  readonly stderr: string
+  readonly durationMs: number
+}
+
+/** A command as the `command` family runs it (see interpreters/Runner.ts). */
+export interface Command {
+  readonly argv: ReadonlyArray<string>
+  readonly cwd?: string
+  readonly environment: ReadonlyArray<string>
+  readonly path?: string
+  readonly timeoutMs: number
+}
+
+/** lstat (and hash, and maybe bytes) of a machine path. Asked in parallel. */
+export const probe = (path: string, options: ProbeOptions = {}): Observation<E.Either<Fault, Probe>> =>
+  ask('path', `${path}\u0000${options.contentUnless ?? '-'}\u0000${options.contentLimit ?? '-'}`, { path, options })
+
+/** Runs a command (a guard). Commands run one at a time, in the order the programs ask them, and are never merged. */
+export const command = (c: Command): Observation<E.Either<Fault, Exit>> => ask('command', '', c)
+
+/** A host file's bytes with their sha256. */
+export interface HostFile {
+  readonly data: Uint8Array
+  readonly sha256: string
+}
+
+/** Reads a host file (a `source:` beside the manifest, not on the target); the plan records its digest. */
+export const host = (path: string): Observation<E.Either<Fault, HostFile>> => ask('host', path, path)

@@ -1,0 +1,64 @@
+// probes: the interpreters of the request families every run has (see core/Observation.ts):
+// `path` (a Machine probe, many at once), `command` (a Runner, one at a time, in order) and
+// `host` (a host input file, beside the manifest).
+import * as E from 'fp-ts/lib/Either.js'
+import * as Digest from '../core/Digest.js'
+import type * as Fault from '../core/Fault.js'
+import type { ProbeOptions } from '../core/Probe.js'
+import type { Family } from '../core/Observation.js'
+import type { Machine } from './Machine.js'
+import type { Command, Runner } from './Runner.js'
+
+/** Reads a file of the host (a manifest's source files live beside the manifest, not on the target). */
+export type ReadHost = (path: string) => Promise<E.Either<Fault.Fault, Uint8Array>>
+
+/** How many probes run at once: enough to hide I/O latency, few enough to keep file descriptors low. */
+export const concurrency = 32
+
+/** Runs `f` over items with at most `limit` in flight, keeping result order. */
+export const mapLimit = async <A, B>(items: ReadonlyArray<A>, limit: number, f: (a: A) => Promise<B>): Promise<B[]> => {
+  const out = new Array<B>(items.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++
+      out[i] = await f(items[i]!)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return out
+}
+
+/** Probes of machine paths, `concurrency` at a time. */
+export const paths = (machine: Machine): Family => ({
+  merge: true,
+  answer: (bodies) => mapLimit(bodies as ReadonlyArray<{ path: string; options: ProbeOptions }>, concurrency, (b) => machine.probe(b.path, b.options)()),
+})
+
+/** Commands, one at a time in the order asked; the runner is made on the first one. */
+export const commands = (runner: () => Promise<Runner>): Family => ({
+  merge: false,
+  answer: async (bodies) => {
+    const r = await runner()
+    const out: unknown[] = []
+    for (const c of bodies as ReadonlyArray<Command>) out.push(await r.run(c))
+    return out
+  },
+})
+
+/** Host input files, one at a time, hashed as they are read; `read` is told of each that was (for the plan's inputs). */
+export const hostFiles = (read: ReadHost, seen?: (path: string, sha256: string) => void): Family => ({
+  merge: true,
+  answer: async (bodies) => {
+    const out: unknown[] = []
+    for (const p of bodies as ReadonlyArray<string>) {
+      const r = await read(p)
+      if (E.isRight(r)) {
+        const sha256 = Digest.sha256(r.right)
+        seen?.(p, sha256)
+        out.push(E.right({ data: r.right, sha256 }))
+      } else out.push(r)
+    }
+    return out
+  },
+})

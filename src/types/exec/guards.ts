@@ -1,0 +1,33 @@
+// guards: an exec resource's creates and guard commands as an observation program, asked lazily
+// and in the decision table's order (creates existing means the guards never run; a failed onlyif
+// means unless never runs), at plan time and again at the step's turn.
+import * as E from 'fp-ts/lib/Either.js'
+import * as Fault from '../../core/Fault.js'
+import type { Observation } from '../../core/Observation.js'
+import * as Obs from '../../core/Observation.js'
+import type * as Step from '../../core/Step.js'
+import type { ExecStatus } from './plan.js'
+
+/** What the guards say now; a guard that cannot run (not found, timed out) is an error, a non-zero exit is not. */
+export const evaluate = (g: Step.ExecRun['guards']): Observation<E.Either<string, ExecStatus>> => {
+  const commands = (status: ExecStatus): Observation<E.Either<string, ExecStatus>> => {
+    const ask = (k: 'onlyif' | 'unless', s: ExecStatus, rest: (s: ExecStatus) => Observation<E.Either<string, ExecStatus>>): Observation<E.Either<string, ExecStatus>> => {
+      const c = g[k]
+      if (c === undefined) return rest(s)
+      return Obs.chain((r: E.Either<Fault.Fault, Obs.Exit>) => {
+        if (E.isLeft(r)) return Obs.done(E.left(`the ${k} guard could not run: ${Fault.render(r.left)}`))
+        const passed = r.right.exitCode === 0
+        const next = { ...s, [k]: passed }
+        return k === 'onlyif' && !passed ? Obs.done(E.right(next)) : rest(next)
+      })(Obs.command(c))
+    }
+    return ask('onlyif', status, (s) => ask('unless', s, (t) => Obs.done(E.right(t))))
+  }
+  if (g.creates === undefined) return commands({})
+  const creates = g.creates
+  return Obs.chain((p: E.Either<Fault.Fault, import('../../core/Probe.js').Probe>) => {
+    if (E.isLeft(p)) return Obs.done(E.left(`cannot check creates ${creates}: ${Fault.render(p.left)}`))
+    const status = { creates: p.right._tag !== 'Absent' }
+    return status.creates ? Obs.done(E.right(status)) : commands(status)
+  })(Obs.probe(creates, { contentLimit: 0 }))
+}

@@ -1,0 +1,137 @@
+// planner: a file resource's place in a run's plan (pure). Resources run in manifest order, so a
+// file's directory must be there when its turn comes, and a deferred content is known now when the
+// resources whose files it reads change nothing.
+import * as E from 'fp-ts/lib/Either.js'
+import * as DeferredM from '../../core/Deferred.js'
+import type * as Deferred from '../../core/Deferred.js'
+import * as Diagnostic from '../../core/Diagnostic.js'
+import type * as Plan from '../../core/Plan.js'
+import * as PosixPath from '../../core/PosixPath.js'
+import type { Accounts } from '../../core/Probe.js'
+import * as DeferredContent from './deferred.js'
+import * as FilePlan from './plan.js'
+import type { FileResourcePlan } from './ResourcePlan.js'
+import type { FileSpec } from './Spec.js'
+import * as Status from './Status.js'
+
+// model
+
+/** What stands at a parent path: a directory, nothing, or something else (a file, a symlink). */
+export type ParentKind = 'directory' | 'absent' | 'other'
+
+/** What earlier resources of the catalog leave at a path when they have run. */
+export type Planned = 'directory' | 'file' | 'absent'
+
+/** What observing a file resource found. */
+export interface Observed {
+  readonly status: Status.FileStatus
+  /** The bytes its content resolves to (inline or `source:`), when it manages content. */
+  readonly bytes?: FilePlan.Bytes
+  /** What stands at its parent, when it would be created (only then is the parent probed). */
+  readonly parent?: ParentKind
+  /** The bytes of the managed files its deferred content reads, by machine path (those that could be read). */
+  readonly managed: ReadonlyMap<string, Uint8Array>
+}
+
+// planning
+
+/**
+ * Checks that the directory a resource lives in will exist when its turn comes: resources run in
+ * manifest order, so an earlier `ensure: directory` provides it, an earlier `ensure: absent` or
+ * file in its place takes it away, and otherwise the machine must already have it. A directory
+ * resource creates missing parents itself (mkdir -p), so only a file in the way stops it.
+ */
+export const checkParent = (
+  spec: FileSpec,
+  status: Status.FileStatus,
+  planned: ReadonlyMap<string, { readonly kind: Planned; readonly id: string }>,
+  parents: ReadonlyMap<string, ParentKind>,
+): E.Either<Diagnostic.Diagnostic, void> => {
+  if (spec.ensure === 'absent') return E.right(undefined)
+  const fail = (message: string, hint: string) => E.left(Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id, hint }))
+  const parent = PosixPath.dirname(spec.path)
+  for (let a = parent; a !== '/'; a = PosixPath.dirname(a)) {
+    const p = planned.get(a)
+    if (p === undefined) continue
+    if (p.kind === 'directory') {
+      if (a === parent) return E.right(undefined)
+      continue // an ancestor that will be a directory says nothing about the parent itself
+    }
+    return p.kind === 'absent'
+      ? fail(`${a} is removed by ${p.id}, which runs earlier, so ${spec.path} has nowhere to go`, `remove one of the two resources`)
+      : fail(`${a} is made a file by ${p.id}, which runs earlier, so ${spec.path} cannot be below it`, `remove one of the two resources`)
+  }
+  if (status._tag !== 'Absent') return E.right(undefined)
+  const kind = parent === '/' ? 'directory' : (parents.get(parent) ?? 'directory')
+  if (kind === 'directory') return E.right(undefined)
+  if (kind === 'other') return fail(`the parent ${parent} is not a directory`, `manage ${parent} with ensure: directory before this resource, or remove what is there`)
+  if (spec.ensure === 'directory') return E.right(undefined)
+  return fail(`the parent directory ${parent} does not exist`, `add a file resource for ${parent} with ensure: directory before this one`)
+}
+
+/** Plans a single resource against its observed status (also used at a deferred resource's turn). */
+export const planResource = (spec: FileSpec, bytes: FilePlan.Bytes | undefined, status: Status.FileStatus, accounts: Accounts): E.Either<Diagnostic.Diagnostic, FileResourcePlan> => {
+  const p = FilePlan.plan(spec, bytes, status, accounts)
+  if (E.isLeft(p)) return p
+  return E.right({
+    kind: 'file',
+    id: spec.id,
+    type: 'file',
+    name: spec.path,
+    at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`,
+    action: p.right.action,
+    desired: p.right.desired,
+    observed: { summary: Status.summary(status, accounts), digest: Status.digest(status) },
+    steps: [...p.right.steps],
+  })
+}
+
+/**
+ * Plans a resource whose content is deferred: its attributes are resolved and checked now, its
+ * steps are made by the executor at its turn, once the content is known.
+ */
+export const planDeferred = (spec: FileSpec, deferred: Deferred.Deferred, status: Status.FileStatus, accounts: Accounts): E.Either<Diagnostic.Diagnostic, FileResourcePlan> =>
+  E.map((r: FileResourcePlan): FileResourcePlan => ({ ...r, action: status._tag === 'Absent' ? 'create' : 'update', steps: [], deferred }))(
+    planResource({ ...spec, content: { _tag: 'Unmanaged' } }, undefined, status, accounts),
+  )
+
+/** True when every resource a deferred value reads from is planned and changes nothing: the machine already holds what they leave. */
+export const settles = (after: ReadonlyArray<string>, earlier: ReadonlyArray<Plan.ResourcePlan>, mayChange: (r: Plan.ResourcePlan) => boolean): boolean =>
+  after.every((id) => earlier.some((r) => r.id === id && !mayChange(r)))
+
+/**
+ * A deferred value is known now when every resource whose file it reads changes nothing: the
+ * machine already holds what they would leave. Then it is worked out from the observed bytes and
+ * the resource is planned like any other; otherwise it stays deferred ("known after apply").
+ */
+export const planDeferredOrNow = (
+  spec: FileSpec,
+  deferred: Deferred.Deferred,
+  o: Observed,
+  accounts: Accounts,
+  settled: boolean,
+): E.Either<Diagnostic.Diagnostic, FileResourcePlan> => {
+  const bytes = DeferredM.managedBytes(deferred.managed, o.managed)
+  if (!settled || bytes === undefined) return planDeferred(spec, deferred, o.status, accounts)
+  const worked = DeferredContent.contentOf(deferred, bytes)
+  if (E.isLeft(worked)) return E.left(Diagnostic.make('Expression', worked.left, { at: spec.at, resource: spec.id }))
+  return planResource({ ...spec, content: worked.right.content }, worked.right.bytes, o.status, accounts)
+}
+
+/** Makes one run's file planner: it remembers what earlier file resources leave at their paths. */
+export const planner = () => {
+  const planned = new Map<string, { kind: Planned; id: string }>()
+  return (spec: FileSpec, o: Observed, accounts: Accounts, settledNow: (after: ReadonlyArray<string>) => boolean): E.Either<Diagnostic.Diagnostic, FileResourcePlan> => {
+    const parents = new Map<string, ParentKind>(o.parent === undefined ? [] : [[PosixPath.dirname(spec.path), o.parent]])
+    const parent = checkParent(spec, o.status, planned, parents)
+    planned.set(spec.path, { kind: spec.ensure === 'present' ? 'file' : spec.ensure, id: spec.id })
+    if (spec.ensure === 'directory') {
+      // mkdir -p: the ancestors exist afterwards too
+      for (let a = PosixPath.dirname(spec.path); a !== '/' && !planned.has(a); a = PosixPath.dirname(a)) planned.set(a, { kind: 'directory', id: spec.id })
+    }
+    if (E.isLeft(parent)) return parent
+    return spec.content._tag === 'Deferred'
+      ? planDeferredOrNow(spec, spec.content.deferred, o, accounts, settledNow(spec.content.deferred.after))
+      : planResource(spec, o.bytes, o.status, accounts)
+  }
+}
