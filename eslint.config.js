@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint'
 const pure = [
   'src/core/**/*.ts',
   'src/manifest/**/*.ts',
+  'src/re2/**/*.ts',
   'src/compiler/**/*.ts',
   'src/planfile/**/*.ts',
   'src/types/**/*.ts',

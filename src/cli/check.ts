@@ -3,10 +3,10 @@
 // or changed. The exit code follows the nagios convention, so a monitoring system can run it as a
 // plugin: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (also for a manifest that does not compile).
 import * as Terminal from '../core/Terminal.js'
-import { realpath, stat } from 'node:fs/promises'
 import { Command, CommanderError } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Health from '../executor/health.js'
+import * as Options from './options.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as HealthM from '../types/resource/Health.js'
 import { compileManifest, quietSession } from './pipeline.js'
@@ -16,9 +16,9 @@ import * as Streams from './streams.js'
 interface Flags {
   readonly root?: string
   readonly facts?: string
-  readonly fact: ReadonlyArray<string>
+  readonly fact?: ReadonlyArray<string>
   readonly hiera?: string
-  readonly providerPath: string[]
+  readonly providerPath?: string[]
   readonly json?: boolean
 }
 
@@ -35,27 +35,22 @@ export const register = (program: Command): void => {
     .command('check')
     .description("run only the manifest's health checks (monitor-only); exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN")
     .argument('<manifest>', 'the manifest (CCM YAML format)')
-    .option('--root <dir>', 'the root the manifest is planned for (checks run on this host; their commands see PLAIT_ROOT_DIR)')
-    .option('--facts <file>', "use another machine's facts")
-    .option('--fact <key=value>', 'set a fact, repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .option('--hiera <file>', "a data document deep-merged on top of the manifest's data")
-    .option('--provider-path <dir>', 'look for libral providers in DIR/providers first (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .addOption(Options.root('the root the manifest is planned for (checks run on this host; their commands see PLAIT_ROOT_DIR)'))
+    .addOption(Options.facts())
+    .addOption(Options.fact())
+    .addOption(Options.hiera())
+    .addOption(Options.providerPath())
     .option('--json', 'print the results as JSON')
     .action(async (manifest: string, o: Flags) => {
-      let root: string | undefined
-      if (o.root !== undefined) {
-        try {
-          root = await realpath(o.root)
-          if (!(await stat(root)).isDirectory()) throw new Error('not a directory')
-        } catch {
-          Streams.err(`error: --root ${o.root}: not an existing directory\n`)
-          Streams.out('UNKNOWN: bad --root\n')
-          return exit(3)
-        }
+      const root = await Options.resolveRoot(o.root)
+      if (E.isLeft(root)) {
+        Streams.err(`error: ${root.left.message}\n`)
+        Streams.out('UNKNOWN: bad --root\n')
+        return exit(3)
       }
-      const machine = Posix.make(root !== undefined ? { root } : {})
-      const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), assignments: o.fact }
-      const catalog = await compileManifest(manifest, machine, source, { providerPath: o.providerPath, session: quietSession(machine.root) }, (ds) => Streams.err(Render.warnings(ds)))
+      const machine = Posix.make(root.right !== '/' ? { root: root.right } : {})
+      const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), assignments: o.fact ?? [] }
+      const catalog = await compileManifest(manifest, machine, source, { providerPath: o.providerPath ?? [], session: quietSession(machine.root) }, (ds) => Streams.err(Render.warnings(ds)))
       if (E.isLeft(catalog)) {
         Streams.err(Render.diagnostics(catalog.left))
         Streams.out('UNKNOWN: the manifest does not compile\n')

@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import { isSkipped, type Catalog } from '../compiler/Catalog.js'
 import type * as Diagnostic from '../core/Diagnostic.js'
+import * as Options from './options.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as Registry from '../types/registry.js'
 import { compileManifest, quietSession } from './pipeline.js'
@@ -15,9 +16,9 @@ import { field as f } from '../core/Terminal.js'
 interface Flags {
   readonly facts?: string
   readonly hiera?: string
-  readonly fact: ReadonlyArray<string>
+  readonly fact?: ReadonlyArray<string>
   readonly json?: boolean
-  readonly providerPath: string[]
+  readonly providerPath?: string[]
   readonly now?: string
 }
 
@@ -30,9 +31,9 @@ const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
 
 /** Compiles a manifest with the facts of the command line (this machine's too when `local`). */
 const compileFile = async (manifest: string, o: Flags, local: boolean): Promise<Catalog> => {
-  const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), ...(o.now !== undefined ? { now: o.now } : {}), assignments: o.fact }
+  const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), ...(o.now !== undefined ? { now: o.now } : {}), assignments: o.fact ?? [] }
   // Providers are read from their .yaml metadata and never run; suitability is the target's business.
-  const providers = { providerPath: o.providerPath, session: quietSession('/'), describe: false, anySuitable: true }
+  const providers = { providerPath: o.providerPath ?? [], session: quietSession('/'), describe: false, anySuitable: true }
   const catalog = await compileManifest(manifest, Posix.make({}), source, providers, (ds) => Streams.err(Render.warnings(ds)), local)
   return E.isLeft(catalog) ? fail(catalog.left) : catalog.right
 }
@@ -56,11 +57,11 @@ export const renderCatalog = (c: Catalog): string => {
 
 const factOptions = (c: Command): Command =>
   c
-    .option('--facts <file>', "the target machine's facts (JSON or YAML, as `plait facts --json` prints them there)")
-    .option('--fact <key=value>', 'set a fact, repeatable; a dotted key builds maps', (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .option('--hiera <file>', "a data document (data, hierarchy, overrides) deep-merged on top of the manifest's data")
-    .option('--now <time>', "the time now() gives (RFC 3339), instead of the clock's")
-    .option('--provider-path <dir>', 'look for libral providers in DIR/providers first (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .addOption(Options.facts("the target machine's facts (JSON or YAML, as `plait facts --json` prints them there)"))
+    .addOption(Options.fact())
+    .addOption(Options.hiera())
+    .addOption(Options.now("the time now() gives (RFC 3339), instead of the clock's"))
+    .addOption(Options.providerPath('look for libral providers in DIR/providers first (repeatable)'))
 
 /** Adds `plait validate` and `plait compile` to a program. */
 export const register = (program: Command): void => {

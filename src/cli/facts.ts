@@ -1,12 +1,12 @@
 // facts: `plait facts [QUERY]`, the facts a manifest sees on this machine (or, with --facts,
 // on another), whole or one value by a dotted query.
-import { realpath, stat } from 'node:fs/promises'
 import { Command, CommanderError } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Facts from '../facts/Facts.js'
 import * as FactsGather from '../interpreters/posix/facts.js'
 import * as Posix from '../interpreters/posix/posix.js'
+import * as Options from './options.js'
 import * as Render from './render.js'
 import * as Streams from './streams.js'
 import * as Terminal from '../core/Terminal.js'
@@ -25,7 +25,7 @@ export interface Deps {
 interface Flags {
   readonly root?: string
   readonly facts?: string
-  readonly fact: ReadonlyArray<string>
+  readonly fact?: ReadonlyArray<string>
   readonly json?: boolean
 }
 
@@ -48,29 +48,22 @@ export const register = (program: Command, deps: Partial<Deps> = {}): Command =>
     .command('facts')
     .description('print the facts a manifest sees: system facts, facts files, --facts and --fact, merged')
     .argument('[query]', 'a dotted path: host.info.platformFamily, cpu.info.0.modelName, cpu.info.# (a count), cpu.info.#.modelName')
-    .option('--root <dir>', 'read the operating system release files (/etc/os-release, ...) below this directory')
-    .option('--facts <file>', "another machine's facts (JSON or YAML, as `plait facts --json` prints them there), used instead of this machine's")
-    .option('--fact <key=value>', 'set a fact, repeatable; a dotted key builds maps; the value is a string', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .addOption(Options.root('read the operating system release files (/etc/os-release, ...) below this directory'))
+    .addOption(Options.facts("another machine's facts (JSON or YAML, as `plait facts --json` prints them there), used instead of this machine's"))
+    .addOption(Options.fact('set a fact, repeatable; a dotted key builds maps; the value is a string'))
     .option('--json', 'print JSON')
     .action(async (query: string | undefined, o: Flags) => {
       const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
         d.err(Render.diagnostics(ds))
         throw failed()
       }
-      let root = '/'
-      if (o.root !== undefined) {
-        try {
-          root = await realpath(o.root)
-          if (!(await stat(root)).isDirectory()) throw new Error('not a directory')
-        } catch {
-          fail([Diagnostic.make('Io', `--root ${o.root}: not an existing directory`)])
-        }
-      }
+      const resolved = await Options.resolveRoot(o.root)
+      const root = E.isLeft(resolved) ? fail([resolved.left]) : resolved.right
       const facts = await d.gather({
         machine: Posix.make(root === '/' ? {} : { root }),
         dirs: d.dirs(),
         ...(o.facts !== undefined ? { factsFile: o.facts } : {}),
-        assignments: o.fact,
+        assignments: o.fact ?? [],
       })
       if (E.isLeft(facts)) return fail(facts.left)
       const value = Facts.query(facts.right, query ?? '')

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // main: the plait command line; the one place where errors become exit codes and text.
 import { readFileSync } from 'node:fs'
-import { realpath, rename, stat, unlink, writeFile } from 'node:fs/promises'
+import { rename, stat, unlink, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 import { Command, CommanderError, Option } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
@@ -15,6 +15,7 @@ import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as CheckCommand from './check.js'
 import * as CompileCommands from './compileCommands.js'
+import * as Options from './options.js'
 import * as FactsCommand from './facts.js'
 import type { Session } from '../interpreters/libral/Session.js'
 import { planManifest, readHost, type FactSource, type Providers } from './pipeline.js'
@@ -65,15 +66,9 @@ const sessionOf = (machine: Machine): (() => Promise<Session>) => {
 const providersOf = (o: MachineOptions, session: () => Promise<Session>): Providers => ({ providerPath: o.providerPath ?? [], session })
 
 const machineFor = async (o: MachineOptions): Promise<Machine> => {
-  if (o.root === undefined) return Posix.make({})
-  let root: string
-  try {
-    root = await realpath(o.root)
-    if (!(await stat(root)).isDirectory()) throw new Error('not a directory')
-  } catch {
-    return fail([Diagnostic.make('Io', `--root ${o.root}: not an existing directory`)])
-  }
-  return Posix.make({ root })
+  const root = await Options.resolveRoot(o.root)
+  if (E.isLeft(root)) return fail([root.left])
+  return Posix.make(root.right === '/' ? {} : { root: root.right })
 }
 
 const stateDirOf = (o: MachineOptions): string => o.stateDir ?? process.env['PLAIT_STATE_DIR'] ?? Apply.defaultStateDir
@@ -153,36 +148,30 @@ const crashHook = (): ((seq: number) => void) | undefined => {
 /** Text for people goes to stdout, unless stdout carries JSON: then it goes to stderr. */
 const say = (json: boolean | undefined, text: string): void => (json === true ? err : out)(text.endsWith('\n') ? text : text + '\n')
 
-const runApply = async (
-  machine: Machine,
-  source: Apply.Source,
-  o: MachineOptions & { atomic?: boolean; noop?: boolean; json?: boolean },
-  session: () => Promise<Session>,
-  afterRecovery: () => void = () => undefined,
-): Promise<void> => {
+/** The executor's options of a command line. */
+const applyOptions = (o: MachineOptions & { atomic?: boolean; noop?: boolean; json?: boolean }, session: () => Promise<Session>, postMessage: (m: string | undefined) => void): Apply.Options => {
   const hook = crashHook()
-  let postMessage: string | undefined
-  const report = orFail(
-    await Apply.apply(machine, source, {
-      stateDir: stateDirOf(o),
-      atomic: o.atomic === true,
-      noop: o.noop === true,
-      libral: session,
-      onRecovered: (undone) => {
-        say(o.json, `${undone.map((x) => `recovered: ${Terminal.field(x)}`).join('\n')}\n${o.json === true ? '' : '\n'}`)
-        afterRecovery()
-      },
-      onPlan: (plan) => {
-        if (plan.preMessage !== undefined) say(o.json, plan.preMessage)
-        postMessage = plan.postMessage
-      },
-      ...(hook !== undefined ? { afterStepStart: hook } : {}),
-    }),
-  )
-  if (o.json === true) out(Streams.json(report))
-  else out(Render.report(report))
+  return {
+    stateDir: stateDirOf(o),
+    atomic: o.atomic === true,
+    noop: o.noop === true,
+    libral: session,
+    onRecovered: (undone) => say(o.json, `${undone.map((x) => `recovered: ${Terminal.field(x)}`).join('\n')}\n${o.json === true ? '' : '\n'}`),
+    onPlan: (plan) => {
+      if (plan.preMessage !== undefined) say(o.json, plan.preMessage)
+      postMessage(plan.postMessage)
+    },
+    ...(hook !== undefined ? { afterStepStart: hook } : {}),
+  }
+}
+
+/** Prints an apply's report and the plan's post message; a failed resource is exit 1. */
+const report = (result: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ReportM.Report>, o: { json?: boolean }, postMessage: string | undefined): void => {
+  const r = orFail(result)
+  if (o.json === true) out(Streams.json(r))
+  else out(Render.report(r))
   if (postMessage !== undefined) say(o.json, postMessage)
-  if (ReportM.failed(report)) throw new Exit(EXIT_ERROR)
+  if (ReportM.failed(r)) throw new Exit(EXIT_ERROR)
 }
 
 const program = new Command()
@@ -193,20 +182,13 @@ const program = new Command()
   .configureOutput({ writeErr: err, writeOut: out })
   .showHelpAfterError()
 
-const rootOption = new Option('--root <dir>', 'confine every managed path below this directory')
-const factsOption = (): Option => new Option('--facts <file>', "use another machine's facts (JSON or YAML, as `plait facts --json` prints them) instead of this one's")
-const factOption = (): Option => new Option('--fact <key=value>', 'set a fact, repeatable; a dotted key builds maps').argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v])
-const hieraOption = (): Option => new Option('--hiera <file>', 'a data document (data, hierarchy, overrides) deep-merged on top of the manifest\'s data')
-const nowOption = (): Option => new Option('--now <time>', 'the time now() gives (RFC 3339), instead of the clock\'s; a plan records it when the manifest calls now()')
+const rootOption = Options.root('confine every managed path below this directory')
 const factSource = (o: { facts?: string; fact?: string[]; hiera?: string; now?: string }): FactSource => ({
   ...(o.facts !== undefined ? { factsFile: o.facts } : {}),
   ...(o.now !== undefined ? { now: o.now } : {}),
   ...(o.hiera !== undefined ? { hiera: o.hiera } : {}),
   assignments: o.fact ?? [],
 })
-const providerPathOption = (): Option =>
-  new Option('--provider-path <dir>', "look for libral providers in DIR/providers first (repeatable; then $PLAIT_PROVIDER_PATH, plait's own, /usr/share/libral/data)")
-    .argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v])
 const stateOption = new Option('--state-dir <dir>', `state directory for the lock and journal, a machine path (default ${Apply.defaultStateDir}, or $PLAIT_STATE_DIR)`)
 
 program
@@ -216,11 +198,11 @@ program
   .option('--out <file>', 'save the plan to this file for review and a later `plait apply`')
   .addOption(rootOption)
   .addOption(stateOption)
-  .addOption(factsOption())
-  .addOption(factOption())
-  .addOption(hieraOption())
-  .addOption(providerPathOption())
-  .addOption(nowOption())
+  .addOption(Options.facts())
+  .addOption(Options.fact())
+  .addOption(Options.hiera())
+  .addOption(Options.providerPath())
+  .addOption(Options.now())
   .option('--json', 'print the plan as JSON (the plan file format)')
   .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
   .option('-v, --verbose', 'also list unchanged resources')
@@ -251,38 +233,47 @@ program
   .argument('<target>', 'a plan file, or a manifest')
   .addOption(rootOption)
   .addOption(stateOption)
-  .addOption(factsOption())
-  .addOption(factOption())
-  .addOption(hieraOption())
-  .addOption(providerPathOption())
-  .addOption(nowOption())
+  .addOption(Options.facts())
+  .addOption(Options.fact())
+  .addOption(Options.hiera())
+  .addOption(Options.providerPath())
+  .addOption(Options.now())
   .option('--atomic', 'roll back every reversible step of the run when any resource fails')
   .option('--noop', 'run every check of apply and change nothing')
   .option('--json', 'print the report as JSON')
   .action(async (target: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean }) => {
     const machine = await machineFor(o)
     const session = sessionOf(machine)
+    let postMessage: string | undefined
+    const options = applyOptions(o, session, (m) => (postMessage = m))
     if (await isPlanFile(target)) {
       if (o.facts !== undefined || o.hiera !== undefined || o.now !== undefined || (o.fact ?? []).length > 0 || (o.providerPath ?? []).length > 0) {
         fail([Diagnostic.make('Validation', '--facts, --fact, --hiera, --now and --provider-path apply to a manifest; a saved plan is applied exactly as it was reviewed')])
       }
       const plan = await loadPlan(target)
-      await runApply(machine, plan, o, session)
+      report(await Apply.apply(machine, plan, options), o, postMessage)
       return
     }
-    // Plan first, so a bad manifest stops here with nothing touched. If the lock then finds an
-    // unfinished run to roll back, that plan saw the half-applied state: plan again (Apply.Source).
+    // Plan first, so a bad manifest stops here with nothing touched. Then the executor is opened
+    // (the lock, and the rollback of an unfinished run); if it rolled something back, the first
+    // plan saw the half-applied state: plan again. The executor is given the plan and never makes one.
     const providers = providersOf(o, session)
     const first = orFail(await planManifest(target, machine, version, factSource(o), warn, providers))
-    let recovered = false
-    const source = async (): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
-      const plan = recovered ? await planManifest(target, machine, version, factSource(o), warn, providers) : E.right(first)
-      if (E.isRight(plan) && o.json !== true) out(Render.plan(plan.right) + '\n')
+    const show = (plan: Plan.Plan): Plan.Plan => {
+      if (o.json !== true) out(Render.plan(plan) + '\n')
       return plan
     }
-    await runApply(machine, source, o, session, () => {
-      recovered = true
-    })
+    if (o.noop === true) {
+      report(await Apply.apply(machine, show(first), options), o, postMessage)
+      return
+    }
+    const executor = orFail(await Apply.open(machine, options))
+    try {
+      const plan = executor.recovered.length > 0 ? await planManifest(target, machine, version, factSource(o), warn, providers) : E.right(first)
+      report(E.isLeft(plan) ? plan : await executor.apply(show(plan.right)), o, postMessage)
+    } finally {
+      await executor.close()
+    }
   })
 
 CompileCommands.register(program)

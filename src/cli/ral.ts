@@ -1,7 +1,6 @@
 // ral: `plait ral [TYPE [NAME [attr=value...]]]`, ralsh's command line over plait's libral layer:
 // list the providers, the resources of one, one resource, or change one; printed as ralsh printed
 // them, exit 0 on success, 1 when the resource was not found, 2 on any error.
-import { realpath, stat } from 'node:fs/promises'
 import { Command, CommanderError, Option } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
@@ -14,6 +13,7 @@ import * as Desired from '../libral/Desired.js'
 import * as Log from '../libral/Log.js'
 import * as Registry from '../libral/Registry.js'
 import * as Render from '../libral/Render.js'
+import * as CliOptions from './options.js'
 import * as Streams from './streams.js'
 import * as Resource from '../libral/Resource.js'
 
@@ -62,7 +62,7 @@ export const collect = (value: string, previous: string[]): string[] => [...prev
 
 /** Options shared by `plait ral` and `plait provider test`. */
 export const providerPathOption = (): Option =>
-  new Option('--provider-path <dir>', "look for providers in DIR/providers first (repeatable; then $PLAIT_PROVIDER_PATH, plait's own, /usr/share/libral/data)").argParser(collect).default([])
+  CliOptions.providerPath("look for providers in DIR/providers first (repeatable; then $PLAIT_PROVIDER_PATH, plait's own, /usr/share/libral/data)").default([])
 
 /** Parses `--timeout` seconds. */
 export const parseTimeout = (text: string | undefined, io: Io): number | undefined => {
@@ -78,14 +78,12 @@ export const parseTimeout = (text: string | undefined, io: Io): number | undefin
 /** Resolves `--root` to a real directory, or ends the command. */
 export const resolveRoot = async (root: string | undefined, io: Io): Promise<string | undefined> => {
   if (root === undefined) return undefined
-  try {
-    const r = await realpath(root)
-    if (!(await stat(r)).isDirectory()) throw new Error('not a directory')
-    return r
-  } catch {
-    io.err(`error: --root ${root}: not an existing directory\n`)
+  const r = await CliOptions.resolveRoot(root)
+  if (E.isLeft(r)) {
+    io.err(`error: ${r.left.message}\n`)
     return exitWith(EXIT_ERROR)
   }
+  return r.right
 }
 
 /** A session that prints provider stderr lines (and parser notes) at or above a level. */

@@ -203,6 +203,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   const managed = new Map<string, { readonly id: string; readonly path: string }>()
   const machineRoot = inputs.root ?? '/'
   const deferral: Deferral.Deferral = { managedAt: (hostPath) => managed.get(hostPath), snapshot: snapshotOf(inputs, m.data) }
+  const decodeEnv = { scope, baseDir, deferral }
   // Every id and alias, to tell a reference to a later resource from one to nothing.
   const everyName = new Map<string, number>()
   m.resources.forEach((raw, i) => {
@@ -249,7 +250,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     // The type decodes it: plait's own, unless its `provider:` names a plugin's by its full name; or a plugin's type.
     const type = types.lookup(raw.type, providerOf(raw))
     if (type === undefined) continue // an unknown type: reported once for its group, above
-    const decoded: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> = type.decode(raw, { scope, baseDir, deferral })
+    const decoded: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> = type.decode(raw, decodeEnv)
     // A resource its control skips keeps only its name: its properties are checked for unknown keys, never resolved.
     const spec: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> =
       split.common.control.skip === undefined

@@ -46,6 +46,13 @@ export const ask = <A>(family: string, key: string, body: unknown): Observation<
   next: (answers) => done(answers[0] as A),
 })
 
+/** Asks one question and continues with its answer: `chain(k)(ask(...))` in one step, for hot paths. */
+export const askThen = <A, B>(family: string, key: string, body: unknown, k: (answer: A) => Observation<B>): Observation<B> => ({
+  _tag: 'Ask',
+  requests: [{ family, key, body }],
+  next: (answers) => k(answers[0] as A),
+})
+
 // combinators
 
 export const chain =
@@ -60,18 +67,29 @@ export const map =
 
 /** Runs programs side by side: each round asks the pending requests of all of them at once. */
 export const all = <A>(os: ReadonlyArray<Observation<A>>): Observation<ReadonlyArray<A>> => {
-  if (os.every((o) => o._tag === 'Done')) return done(os.map((o) => (o as { value: A }).value))
   const requests: Request[] = []
-  const spans: Array<[number, number]> = []
-  for (const o of os) {
-    const start = requests.length
-    if (o._tag === 'Ask') requests.push(...o.requests)
-    spans.push([start, requests.length])
+  // where each pending program's requests start in this round (-1: it is done)
+  const starts = new Array<number>(os.length)
+  for (let i = 0; i < os.length; i++) {
+    const o = os[i]!
+    if (o._tag === 'Done') starts[i] = -1
+    else {
+      starts[i] = requests.length
+      for (const r of o.requests) requests.push(r)
+    }
   }
+  if (requests.length === 0) return done(os.map((o) => (o as { readonly value: A }).value))
   return {
     _tag: 'Ask',
     requests,
-    next: (answers) => all(os.map((o, i) => (o._tag === 'Done' ? o : o.next(answers.slice(spans[i]![0], spans[i]![1]))))),
+    next: (answers) =>
+      all(
+        os.map((o, i) => {
+          if (o._tag === 'Done') return o
+          const start = starts[i]!
+          return o.next(o.requests.length === 1 ? [answers[start]] : answers.slice(start, start + o.requests.length))
+        }),
+      ),
   }
 }
 
@@ -101,9 +119,14 @@ export interface Command {
   readonly timeoutMs: number
 }
 
+const probeKey = (path: string, options: ProbeOptions): string => `${path}\u0000${options.contentUnless ?? '-'}\u0000${options.contentLimit ?? '-'}`
+
 /** lstat (and hash, and maybe bytes) of a machine path. Asked in parallel. */
-export const probe = (path: string, options: ProbeOptions = {}): Observation<E.Either<Fault, Probe>> =>
-  ask('path', `${path}\u0000${options.contentUnless ?? '-'}\u0000${options.contentLimit ?? '-'}`, { path, options })
+export const probe = (path: string, options: ProbeOptions = {}): Observation<E.Either<Fault, Probe>> => ask('path', probeKey(path, options), { path, options })
+
+/** `probe`, continued with its answer (see askThen). */
+export const probeThen = <B>(path: string, options: ProbeOptions, k: (answer: E.Either<Fault, Probe>) => Observation<B>): Observation<B> =>
+  askThen('path', probeKey(path, options), { path, options }, k)
 
 /** Runs a command (a guard). Commands run one at a time, in the order the programs ask them, and are never merged. */
 export const command = (c: Command): Observation<E.Either<Fault, Exit>> => ask('command', '', c)

@@ -1,4 +1,7 @@
-// PosixPath: pure POSIX path arithmetic (the pure core may not import node:path).
+// PosixPath: pure POSIX path arithmetic (the pure core may not import node:path), and the
+// absolute, clean paths by which a machine names its files: a machine path starts with "/", has no
+// empty, "." or ".." segment, no NUL byte and no trailing slash (except "/" itself). Interpreters
+// refuse any other path with an Escape fault (see `problem`).
 
 /** True for an absolute path. */
 export const isAbsolute = (p: string): boolean => p.startsWith('/')
@@ -37,7 +40,7 @@ export const dirname = (p: string): string => {
 /** The last segment of a path. */
 export const basename = (p: string): string => p.slice(p.lastIndexOf('/') + 1)
 
-/** True when `p` is `dir` or below it. */
+/** True when `p` is `dir` or below it (both clean). */
 export const isWithin = (dir: string, p: string): boolean =>
   dir === '/' ? isAbsolute(p) : p === dir || p.startsWith(dir + '/')
 
@@ -46,3 +49,42 @@ export const sibling = (p: string, name: string): string => {
   const dir = dirname(p)
   return dir === '/' ? `/${name}` : `${dir}/${name}`
 }
+
+// machine paths
+
+/** Says why a path is not an absolute clean machine path, or undefined when it is one. */
+export const problem = (path: string): string | undefined => {
+  if (typeof path !== 'string' || path.length === 0) return 'the path is empty'
+  if (path.charCodeAt(0) !== 47) return 'the path is not absolute'
+  if (path === '/') return undefined
+  if (path.includes('\0')) return 'the path contains a NUL byte'
+  if (path.endsWith('/')) return 'the path has a trailing slash'
+  const segments = path.split('/')
+  for (let i = 1; i < segments.length; i++) {
+    const s = segments[i]
+    if (s === '') return 'the path has an empty segment ("//")'
+    if (s === '.' || s === '..') return `the path has a "${s}" segment`
+  }
+  return undefined
+}
+
+/** Whether a string names one directory entry: non-empty, no "/", not "." or "..", no NUL. */
+export const isName = (name: string): boolean => name.length > 0 && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\0')
+
+/** Appends one entry name to a directory path. */
+export const join = (dir: string, name: string): string => (dir === '/' ? '/' + name : dir + '/' + name)
+
+/** The path's ancestors below "/" and the path itself, outermost first ("/a/b" gives "/a", "/a/b"). */
+export const lineage = (path: string): ReadonlyArray<string> => {
+  const out: string[] = []
+  let i = path.indexOf('/', 1)
+  while (i !== -1) {
+    out.push(path.slice(0, i))
+    i = path.indexOf('/', i + 1)
+  }
+  if (path !== '/') out.push(path)
+  return out
+}
+
+/** Moves `path`, at or below `from`, to the same place below `to`. */
+export const rebase = (path: string, from: string, to: string): string => (path === from ? to : join(to, path.slice(from === '/' ? 1 : from.length + 1)))

@@ -11,12 +11,12 @@ import type { Undo } from '../core/Undo.js'
 export type { Undo }
 
 export type Record =
-  | { readonly t: 'run'; readonly plan: string; readonly atomic: boolean; readonly pid: number }
-  | { readonly t: 'resource'; readonly id: string }
-  | { readonly t: 'step'; readonly seq: number; readonly id: string; readonly what: string; readonly undo: Undo; readonly temp?: string }
-  | { readonly t: 'done'; readonly seq: number }
-  | { readonly t: 'end'; readonly id: string; readonly ok: boolean }
-  | { readonly t: 'commit' }
+  | { readonly _tag: 'run'; readonly plan: string; readonly atomic: boolean; readonly pid: number }
+  | { readonly _tag: 'resource'; readonly id: string }
+  | { readonly _tag: 'step'; readonly seq: number; readonly id: string; readonly what: string; readonly undo: Undo; readonly temp?: string }
+  | { readonly _tag: 'done'; readonly seq: number }
+  | { readonly _tag: 'end'; readonly id: string; readonly ok: boolean }
+  | { readonly _tag: 'commit' }
 
 /** A journal as read back: the run's header and what it began and finished. */
 export interface Unfinished {
@@ -24,7 +24,7 @@ export interface Unfinished {
   readonly atomic: boolean
   readonly pid: number
   /** Step records of the steps to undo, in the order they began. */
-  readonly steps: ReadonlyArray<Extract<Record, { t: 'step' }>>
+  readonly steps: ReadonlyArray<Extract<Record, { _tag: 'step' }>>
 }
 
 // interop
@@ -55,11 +55,22 @@ const isUndo = (u: unknown): u is Undo => {
   }
 }
 
-/** Whether a parsed line is a record of the shape this module writes. */
-const isRecord = (v: unknown): v is Record => {
-  if (v === null || typeof v !== 'object') return false
-  const x = v as { [k: string]: unknown }
-  switch (x['t']) {
+/**
+ * The record a parsed line holds, if it is one of the shape this module writes. A journal written
+ * before records were tagged with `_tag` (they said `t`) is read the same way: it may be the
+ * journal of a run that crashed before plait was upgraded, and recovery must still roll it back.
+ */
+const recordOf = (v: unknown): Record | undefined => {
+  if (v === null || typeof v !== 'object') return undefined
+  const raw = v as { [k: string]: unknown }
+  const x = raw['_tag'] === undefined && typeof raw['t'] === 'string' ? (({ t, ...rest }) => ({ ...rest, _tag: t }))(raw) : raw
+  return isRecord(x) ? x : undefined
+}
+
+/** Whether a value is a record of the shape this module writes. */
+const isRecord = (v: { [k: string]: unknown }): v is Record & { [k: string]: unknown } => {
+  const x = v
+  switch (x['_tag']) {
     case 'run':
       return typeof x['plan'] === 'string' && typeof x['atomic'] === 'boolean' && typeof x['pid'] === 'number'
     case 'resource':
@@ -99,18 +110,19 @@ export const read = (text: string): Reading => {
       if (i >= complete) break // the torn last line
       return { _tag: 'Damaged', line: i + 1, reason: 'not a JSON record' }
     }
-    if (!isRecord(parsed)) {
+    const record = recordOf(parsed)
+    if (record === undefined) {
       if (i >= complete) break
       return { _tag: 'Damaged', line: i + 1, reason: 'not a journal record' }
     }
-    records.push(parsed)
+    records.push(record)
   }
   const head = records[0]
   if (head === undefined) return { _tag: 'Clean' } // empty, or only a torn header: no step began
-  if (head.t !== 'run') return { _tag: 'Damaged', line: 1, reason: 'the first record is not the run header' }
-  if (records.some((r) => r.t === 'commit')) return { _tag: 'Clean' }
-  const ended = new Set(records.flatMap((r) => (r.t === 'end' ? [r.id] : [])))
-  const steps = records.flatMap((r) => (r.t === 'step' && (head.atomic || !ended.has(r.id)) ? [r] : []))
+  if (head._tag !== 'run') return { _tag: 'Damaged', line: 1, reason: 'the first record is not the run header' }
+  if (records.some((r) => r._tag === 'commit')) return { _tag: 'Clean' }
+  const ended = new Set(records.flatMap((r) => (r._tag === 'end' ? [r.id] : [])))
+  const steps = records.flatMap((r) => (r._tag === 'step' && (head.atomic || !ended.has(r.id)) ? [r] : []))
   return { _tag: 'Unfinished', plan: head.plan, atomic: head.atomic, pid: head.pid, steps }
 }
 

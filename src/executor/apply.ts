@@ -32,7 +32,7 @@ export interface Options {
   readonly afterStepStart?: (seq: number) => void | Promise<void>
   /** Called once an unfinished run has been rolled back, before the plan is made or checked. */
   readonly onRecovered?: (undone: ReadonlyArray<string>) => void
-  /** Called with the plan once it is made (or given) and made for this root, before the staleness check. */
+  /** Called with the plan once it is known to be made for this root, before the staleness check. */
   readonly onPlan?: (plan: Plan.Plan) => void
   /** Runs exec commands, guards and health checks (default: real processes, with cwd below the machine's root). */
   readonly runner?: Runner.Runner
@@ -56,74 +56,93 @@ interface Done {
 const openInterpreters = (machine: Machine, plan: Plan.Plan, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Families.Opened>> =>
   Families.open(machine, plan, { ...(options.runner !== undefined ? { runner: options.runner } : {}), ...(options.libral !== undefined ? { libral: options.libral } : {}) })
 
-/**
- * What to apply: a verified plan (see PlanFile.parse), or a function that makes one. `apply
- * MANIFEST` passes a function, so the plan is made after the lock is held and an unfinished run is
- * recovered; a plan made before recovery would see the half-applied state and be stale.
- */
-export type Source = Plan.Plan | (() => Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>>)
-
 const rootCheck = (plan: Plan.Plan, machine: Machine): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan> =>
   plan.root === machine.root
     ? E.right(plan)
     : E.left([Diagnostic.make('PlanFile', `the plan was made for root ${plan.root}, but this apply targets ${machine.root}`, { hint: 'apply with the same --root the plan was made with' })])
 
-const resolve = async (source: Source, machine: Machine, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
-  const plan = typeof source === 'function' ? await source() : E.right(source)
-  const checked = E.isLeft(plan) ? plan : rootCheck(plan.right, machine)
-  if (E.isRight(checked)) options.onPlan?.(checked.right)
-  return checked
+/**
+ * An executor opened on a machine: it holds the run lock, and has rolled back the unfinished run
+ * an earlier apply left. It is given a plan made after that (a plan made before recovery would have
+ * seen the half-applied state, and be refused as stale), and never makes one itself.
+ */
+export interface Executor {
+  /** What recovery undid when the executor was opened. */
+  readonly recovered: ReadonlyArray<string>
+  /** Applies a verified plan (see PlanFile.parse): root check, staleness, steps, verification, rollback. */
+  readonly apply: (plan: Plan.Plan) => Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Report>>
+  /** Releases the run lock. */
+  readonly close: () => Promise<void>
 }
 
-/** Applies a plan to a machine: lock, recovery, staleness, steps, verification, rollback. */
-export const apply = async (machine: Machine, source: Source, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Report>> => {
-  if (typeof source !== 'function') {
-    const root = rootCheck(source, machine)
-    if (E.isLeft(root)) return root
-  }
-  const accounts = await machine.accounts()()
-  if (E.isLeft(accounts)) return E.left([Diagnostic.make('Observe', `cannot read the user database: ${Fault.render(accounts.left)}`)])
-  if (options.noop) {
-    const plan = await resolve(source, machine, options)
-    return E.isLeft(plan) ? plan : noopRun(machine, plan.right, options, accounts.right)
-  }
-
+/** Opens the executor: the state directory, the run lock, and the rollback of an unfinished run. */
+export const open = async (machine: Machine, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Executor>> => {
   const state = Recover.paths(options.stateDir)
   const made = await ensureStateDir(machine, options.stateDir)
   if (E.isLeft(made)) return E.left([Diagnostic.make('Apply', `cannot create the state directory ${options.stateDir}: ${Fault.render(made.left)}`)])
   const lock = await Lock.acquire(machine, state.lock)
   if (E.isLeft(lock)) return E.left([lock.left])
-  try {
-    const recovered = await Recover.recover(machine, options.stateDir)
-    if (E.isLeft(recovered)) return E.left([recovered.left])
-    if (recovered.right.length > 0) options.onRecovered?.(recovered.right)
-    const plan = await resolve(source, machine, options)
-    if (E.isLeft(plan)) return plan
-    const opened = await openInterpreters(machine, plan.right, options)
-    if (E.isLeft(opened)) return opened
-    const checked = await Stale.check(plan.right, accounts.right, opened.right.requests)
-    const drift = checked.drift
-    if (drift.length > 0) {
-      return E.left([
-        ...drift,
-        Diagnostic.make('Stale', `refusing a stale plan: ${drift.length} resource${drift.length === 1 ? '' : 's'} changed since it was made`, {
-          hint: recovered.right.length > 0 ? 'an unfinished run was rolled back first, which may be what changed; make and review a new plan' : 'make and review a new plan',
-        }),
-      ])
-    }
-    const bk = await machine.mkdirp(state.backups, { ...made.right, mode: 0o700 })()
-    if (E.isLeft(bk)) return E.left([Diagnostic.make('Apply', `cannot create ${state.backups}: ${Fault.render(bk.left)}`)])
-    try {
-      const report = await run(machine, plan.right, options, state, { opened: opened.right, now: checked.now }, accounts.right)
-      return E.right({ ...report, recovered: recovered.right })
-    } catch (e) {
-      if (e instanceof JournalError) {
-        return E.left([Diagnostic.make('Apply', `${e.message}; the run stopped, and the next apply rolls back what it began`)])
-      }
-      throw e
-    }
-  } finally {
+  const recovered = await Recover.recover(machine, options.stateDir)
+  if (E.isLeft(recovered)) {
     await lock.right.release()
+    return E.left([recovered.left])
+  }
+  if (recovered.right.length > 0) options.onRecovered?.(recovered.right)
+  return E.right({
+    recovered: recovered.right,
+    close: lock.right.release,
+    apply: async (given) => {
+      const plan = rootCheck(given, machine)
+      if (E.isLeft(plan)) return plan
+      const accounts = await machine.accounts()()
+      if (E.isLeft(accounts)) return E.left([Diagnostic.make('Observe', `cannot read the user database: ${Fault.render(accounts.left)}`)])
+      options.onPlan?.(plan.right)
+      const opened = await openInterpreters(machine, plan.right, options)
+      if (E.isLeft(opened)) return opened
+      const checked = await Stale.check(plan.right, accounts.right, opened.right.requests)
+      const drift = checked.drift
+      if (drift.length > 0) {
+        return E.left([
+          ...drift,
+          Diagnostic.make('Stale', `refusing a stale plan: ${drift.length} resource${drift.length === 1 ? '' : 's'} changed since it was made`, {
+            hint: recovered.right.length > 0 ? 'an unfinished run was rolled back first, which may be what changed; make and review a new plan' : 'make and review a new plan',
+          }),
+        ])
+      }
+      const bk = await machine.mkdirp(state.backups, { ...made.right, mode: 0o700 })()
+      if (E.isLeft(bk)) return E.left([Diagnostic.make('Apply', `cannot create ${state.backups}: ${Fault.render(bk.left)}`)])
+      try {
+        const report = await run(machine, plan.right, options, state, { opened: opened.right, now: checked.now }, accounts.right)
+        return E.right({ ...report, recovered: recovered.right })
+      } catch (e) {
+        if (e instanceof JournalError) {
+          return E.left([Diagnostic.make('Apply', `${e.message}; the run stopped, and the next apply rolls back what it began`)])
+        }
+        throw e
+      }
+    },
+  })
+}
+
+/**
+ * Applies a verified plan: with `noop`, every check and no mutation (no lock is taken); otherwise
+ * the executor is opened, given the plan, and closed.
+ */
+export const apply = async (machine: Machine, plan: Plan.Plan, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Report>> => {
+  const root = rootCheck(plan, machine)
+  if (E.isLeft(root)) return root
+  if (options.noop) {
+    const accounts = await machine.accounts()()
+    if (E.isLeft(accounts)) return E.left([Diagnostic.make('Observe', `cannot read the user database: ${Fault.render(accounts.left)}`)])
+    options.onPlan?.(plan)
+    return noopRun(machine, plan, options, accounts.right)
+  }
+  const executor = await open(machine, options)
+  if (E.isLeft(executor)) return executor
+  try {
+    return await executor.right.apply(plan)
+  } finally {
+    await executor.right.close()
   }
 }
 
@@ -193,7 +212,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
   let abort: string | undefined
   /** An undo failed: the journal and backups must outlive this run, for recovery to retry. */
   let unrecovered = false
-  await write({ t: 'run', plan: plan.hash, atomic: options.atomic, pid: machine.pid() })
+  await write({ _tag: 'run', plan: plan.hash, atomic: options.atomic, pid: machine.pid() })
   // Resources skipped for an unmet requirement: requiring one of them is an unmet requirement too.
   const unmet = new Set<string>()
   const outcomeOf = (id: string): Outcome | undefined => outcomes.find((o) => o.id === id)?.outcome
@@ -236,7 +255,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         continue
       }
     }
-    await write({ t: 'resource', id: r.id })
+    await write({ _tag: 'resource', id: r.id })
     const done: Done[] = []
     for (const step of error === undefined ? steps : []) {
       seq += 1
@@ -248,7 +267,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         break
       }
       const temp = family.temp?.(step, machine.pid(), seq)
-      await write({ t: 'step', seq, id: r.id, what, undo: undo.right, ...(temp !== undefined ? { temp } : {}) })
+      await write({ _tag: 'step', seq, id: r.id, what, undo: undo.right, ...(temp !== undefined ? { temp } : {}) })
       done.push({ id: r.id, what, undo: undo.right, temp })
       if (options.afterStepStart !== undefined) await options.afterStepStart(seq)
       const result = await family.run(step, { id: r.id, now: interpreters.now.get(r.id), output: after, ...(temp !== undefined ? { temp } : {}) })
@@ -261,7 +280,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         }
         break
       }
-      await write({ t: 'done', seq })
+      await write({ _tag: 'done', seq })
       if (Undo.irreversible(undo.right)) irreversible.push(`${r.id}: ${what}`)
     }
     if (error === undefined) {
@@ -270,7 +289,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     }
     if (error === undefined && steps.length > 0) error = await checkHealth(r, machine, options, after)
     if (error === undefined) {
-      await write({ t: 'end', id: r.id, ok: true })
+      await write({ _tag: 'end', id: r.id, ok: true })
       applied.push(...done)
       outcomes.push({ id: r.id, outcome: 'changed', messages: [...notes, ...steps.map((s) => s.reason), ...after] })
       continue
@@ -281,7 +300,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     messages.push(...(undone.failed.length > 0 ? undone.failed : undone.ok.length > 0 ? ['rolled back to how it was'] : []))
     // A resource whose undo failed does not end: its steps stay in the journal for recovery to retry.
     if (undone.broken) unrecovered = true
-    else await write({ t: 'end', id: r.id, ok: false })
+    else await write({ _tag: 'end', id: r.id, ok: false })
     outcomes.push({ id: r.id, outcome: 'failed', messages })
     if (options.atomic) {
       const all = await rollback(machine, applied)
@@ -306,7 +325,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     if (last !== undefined) (last.messages as string[]).push(kept)
     return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible }
   }
-  await write({ t: 'commit' })
+  await write({ _tag: 'commit' })
   await Recover.clear(machine, options.stateDir)
   return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible }
 }

@@ -5,7 +5,7 @@
 // Invariants: `files` is keyed by clean machine path, sorted, holds "/" (a directory) and every
 // ancestor of every key (a directory). File bytes are base64 so the whole value is plain JSON.
 import * as E from 'fp-ts/lib/Either.js'
-import * as MachinePath from './MachinePath.js'
+import * as PosixPath from '../core/PosixPath.js'
 
 // model
 
@@ -74,12 +74,12 @@ export const make = (
 ): E.Either<string, Snapshot> => {
   const all = new Map<string, Node>([['/', directory()]])
   for (const [path, node] of Object.entries(files)) {
-    const why = MachinePath.problem(path)
+    const why = PosixPath.problem(path)
     if (why !== undefined) return E.left(`${path}: ${why}`)
     all.set(path, node)
   }
   for (const path of [...all.keys()]) {
-    for (const a of MachinePath.lineage(MachinePath.dirname(path))) {
+    for (const a of PosixPath.lineage(PosixPath.dirname(path))) {
       const n = all.get(a)
       if (n === undefined) all.set(a, directory(rootOwned))
       else if (n.kind !== 'directory') return E.left(`${path}: its ancestor ${a} is a ${n.kind}, not a directory`)

@@ -1,4 +1,4 @@
-// Simple: the parser of the `# simple` output convention (list, find, update), typed by the
+// SimpleOutput: the parser of the `# simple` output convention (list, find, update), typed by the
 // provider's metadata. The one owner of that wire format's reading side.
 //
 // As the spec says: the first line is `# simple`; every line is stripped of surrounding

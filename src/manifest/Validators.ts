@@ -5,9 +5,9 @@
 // Sections: model, the validators (IP, numbers, durations, shell safety, host names, regular
 // expressions through Re2.ts), the table, and the expression form.
 import * as E from 'fp-ts/lib/Either.js'
-import { compileRegex, hexValue } from './Re2.js'
+import { compileRegex, hexValue } from '../re2/Re2.js'
 import * as Value from './expr/Value.js'
-export { compileRegex, type Regex } from './Re2.js'
+export { compileRegex, type Regex } from '../re2/Re2.js'
 
 // model
 

@@ -68,8 +68,9 @@ export const observeWith = async (
   inline: (text: string) => Bytes,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
   const observed = catalog.resources.filter((r) => r._tag !== 'skipped')
+  const env = { inline }
   const results = await Run.runAll(
-    observed.map((spec) => Registry.ofKind(spec._tag).observe(spec, { inline })),
+    observed.map((spec) => Registry.ofKind(spec._tag).observe(spec, env)),
     families,
   )
   const problems = new Set<Diagnostic.Diagnostic>()

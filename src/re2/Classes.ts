@@ -1,4 +1,4 @@
-// Re2Class: the character classes of Go's regexp/syntax as predicates over code points: ranges,
+// Classes: the character classes of Go's regexp/syntax as predicates over code points: ranges,
 // the Perl and POSIX groups, Go's Unicode categories, and simple case folding (what (?i) matches).
 
 /** Whether a code point belongs to a class. */

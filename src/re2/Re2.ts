@@ -1,11 +1,11 @@
-// Re2: Go's regular expressions (regexp/syntax with Perl flags) parsed into a tree (Re2Syntax) and
+// Re2: Go's regular expressions (regexp/syntax with Perl flags) parsed into a tree (Syntax.ts) and
 // matched by a Thompson NFA: Go's syntax, Go's error messages and linear-time matching, so a pattern
 // from a manifest can neither be read differently from CCM nor backtrack exponentially.
 import * as E from 'fp-ts/lib/Either.js'
-import type { Pred } from './Re2Class.js'
-import { maxSize, parseRegex, RegexError, rxFail, sizeOf, type Assertion, type Re } from './Re2Syntax.js'
+import type { Pred } from './Classes.js'
+import { maxSize, parseRegex, RegexError, rxFail, sizeOf, type Assertion, type Re } from './Syntax.js'
 
-export { hexValue } from './Re2Syntax.js'
+export { hexValue } from './Syntax.js'
 
 /** A compiled regular expression: `test` says whether it matches anywhere in a string. */
 export interface Regex {

@@ -1,6 +1,6 @@
-// Re2Syntax: Go's regular expression syntax (regexp/syntax with Perl flags) parsed into a tree,
+// Syntax: Go's regular expression syntax (regexp/syntax with Perl flags) parsed into a tree,
 // with Go's error messages and limits.
-import { folded, isAlnum, negate, perlGroups, posixGroups, range, ranges, union, unicodeTable, type Pred } from './Re2Class.js'
+import { folded, isAlnum, negate, perlGroups, posixGroups, range, ranges, union, unicodeTable, type Pred } from './Classes.js'
 
 /** The value of an ASCII hex digit's code, or -1. */
 export const hexValue = (c: number): number =>

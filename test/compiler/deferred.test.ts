@@ -6,7 +6,7 @@ import * as Catalog from '../support/catalog.js'
 import { compile, type Inputs } from '../../src/compiler/compile.js'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
 import * as Value from '../../src/manifest/expr/Value.js'
-import * as DeferredContent from '../../src/types/file/deferred.js'
+import * as DeferredContent from '../../src/types/file/DeferredContent.js'
 
 /** A file reader over a fixed map of relative paths. */
 const reader = (files: Readonly<Record<string, string>>) => (p: string) => (files[p] === undefined ? E.left(`open ${p}: no such file or directory`) : E.right(files[p]!))

@@ -239,6 +239,6 @@ describe.concurrent('crash at every step, then recover', () => {
 /** The last step record of the journal below a root. */
 const lastStep = (s: Sandbox): { seq: number; id: string; temp?: string } => {
   const lines = fs.readFileSync(path.join(s.root, stateRel, 'journal'), 'utf8').split('\n').filter((l) => l.trim() !== '')
-  const records = lines.map((l) => JSON.parse(l) as { t: string; seq: number; id: string; temp?: string })
-  return records.filter((r) => r.t === 'step').at(-1)!
+  const records = lines.map((l) => JSON.parse(l) as { _tag: string; seq: number; id: string; temp?: string })
+  return records.filter((r) => r._tag === 'step').at(-1)!
 }

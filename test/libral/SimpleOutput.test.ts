@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import type * as Reply from '../../src/libral/Reply.js'
 import * as Resource from '../../src/libral/Resource.js'
-import * as Simple from '../../src/libral/Simple.js'
+import * as Simple from '../../src/libral/SimpleOutput.js'
 import * as Value from '../../src/libral/Value.js'
 import { hostMeta } from './support.js'
 

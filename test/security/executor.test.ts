@@ -16,27 +16,27 @@ beforeAll(ensureBuilt)
 afterAll(cleanup)
 
 const lines = (...rs: unknown[]): string => rs.map((r) => JSON.stringify(r) + '\n').join('')
-const run = { t: 'run', plan: 'sha256:x', atomic: true, pid: 42 }
-const step = (seq: number) => ({ t: 'step', seq, id: 'file#/a', what: `write /a (${seq})`, undo: { _tag: 'Remove', paths: ['/a'] } })
+const run = { _tag: 'run', plan: 'sha256:x', atomic: true, pid: 42 }
+const step = (seq: number) => ({ _tag: 'step', seq, id: 'file#/a', what: `write /a (${seq})`, undo: { _tag: 'Remove', paths: ['/a'] } })
 
 describe('reading a journal', () => {
   it('ignores only a torn last line', () => {
-    const r = Journal.read(lines(run, step(1)) + '{"t":"do')
+    const r = Journal.read(lines(run, step(1)) + '{"_tag":"do')
     expect(r._tag === 'Unfinished' && r.steps.map((s) => s.seq)).toEqual([1])
   })
 
   it('calls a torn or garbage line anywhere else damaged, with its number', () => {
-    expect(Journal.read('{"t":"ru\n' + lines(step(1)))).toEqual({ _tag: 'Damaged', line: 1, reason: 'not a JSON record' })
+    expect(Journal.read('{"_tag":"ru\n' + lines(step(1)))).toEqual({ _tag: 'Damaged', line: 1, reason: 'not a JSON record' })
     expect(Journal.read(lines(run) + 'garbage\n' + lines(step(2)))).toEqual({ _tag: 'Damaged', line: 2, reason: 'not a JSON record' })
-    expect(Journal.read(lines(run, { t: 'step', seq: 1 }) + lines(step(2)))).toMatchObject({ _tag: 'Damaged', line: 2 })
+    expect(Journal.read(lines(run, { _tag: 'step', seq: 1 }) + lines(step(2)))).toMatchObject({ _tag: 'Damaged', line: 2 })
     expect(Journal.read(lines(step(1), run))).toMatchObject({ _tag: 'Damaged', line: 1, reason: 'the first record is not the run header' })
-    expect(Journal.read(lines(run, { t: 'step', seq: 1, id: 'x', what: 'y', undo: { _tag: 'Explode' } }))).toMatchObject({ _tag: 'Damaged', line: 2 })
+    expect(Journal.read(lines(run, { _tag: 'step', seq: 1, id: 'x', what: 'y', undo: { _tag: 'Explode' } }))).toMatchObject({ _tag: 'Damaged', line: 2 })
   })
 
   it('is clean when empty, committed, or only a torn header (no step began)', () => {
     expect(Journal.read('')._tag).toBe('Clean')
-    expect(Journal.read('{"t":"ru')._tag).toBe('Clean')
-    expect(Journal.read(lines(run, step(1), { t: 'commit' }))._tag).toBe('Clean')
+    expect(Journal.read('{"_tag":"ru')._tag).toBe('Clean')
+    expect(Journal.read(lines(run, step(1), { _tag: 'commit' }))._tag).toBe('Clean')
   })
 })
 
@@ -46,7 +46,7 @@ describe('recovery from a damaged journal', () => {
     const state = path.join(root, 'var/lib/plait')
     fs.mkdirSync(path.join(state, 'backups'), { recursive: true })
     fs.writeFileSync(path.join(state, 'backups', '1'), 'the only copy\n')
-    const journal = '{"t":"ru\n' + lines(step(1))
+    const journal = '{"_tag":"ru\n' + lines(step(1))
     fs.writeFileSync(path.join(state, 'journal'), journal)
     const r = await Recover.recover(Posix.make({ root }), '/var/lib/plait')
     expect(E.isLeft(r) && r.left.message).toBe('the journal /var/lib/plait/journal is damaged at line 1 (not a JSON record): plait cannot tell what the unfinished run changed')

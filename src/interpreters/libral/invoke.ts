@@ -10,7 +10,7 @@ import * as Log from '../../libral/Log.js'
 import * as Metadata from '../../libral/Metadata.js'
 import type * as Reply from '../../libral/Reply.js'
 import * as Resource from '../../libral/Resource.js'
-import * as Simple from '../../libral/Simple.js'
+import * as SimpleOutput from '../../libral/SimpleOutput.js'
 import { spawn } from '../spawn.js'
 
 // model
@@ -141,7 +141,7 @@ export const list = (ctx: Context, t: Target): Promise<E.Either<Fault.Fault, Rea
   if (!t.meta.actions.list) return Promise.resolve(unsupported(t, 'list'))
   return t.meta.invoke === 'json'
     ? call(ctx, who(t), { action: 'get', args: ['ral_action=get'], input: Json.getInput([]), parse: (s) => Json.parseGet(t.meta, s) })
-    : call(ctx, who(t), { action: 'list', args: ['ral_action=list'], input: '', parse: (s) => Simple.parseList(t.meta, s) })
+    : call(ctx, who(t), { action: 'list', args: ['ral_action=list'], input: '', parse: (s) => SimpleOutput.parseList(t.meta, s) })
 }
 
 /** Finds one resource by name (with list, for a provider that has no find). */
@@ -157,7 +157,7 @@ export const find = async (ctx: Context, t: Target, name: string): Promise<E.Eit
   }
   const args = Args.forAction('find', { name })
   if (E.isLeft(args)) return E.left(Fault.make('Failed', 'libral', 'find', subjectOf({ qname: t.meta.qname, path: t.path }), args.left))
-  return call(ctx, who(t), { action: 'find', args: args.right, input: '', parse: (s) => Simple.parseFind(t.meta, name, s) })
+  return call(ctx, who(t), { action: 'find', args: args.right, input: '', parse: (s) => SimpleOutput.parseFind(t.meta, name, s) })
 }
 
 /**
@@ -181,7 +181,7 @@ export const update = async (ctx: Context, t: Target, found: Resource.Found, cha
       : await (async () => {
           const args = Args.forAction('update', { name, changes, noop: options.noop })
           if (E.isLeft(args)) return E.left(Fault.make('Failed', 'libral', 'update', subject, args.left))
-          return call(ctx, who(t), { action: 'update', args: args.right, input: '', parse: (s) => Simple.parseUpdate(t.meta, name, s) })
+          return call(ctx, who(t), { action: 'update', args: args.right, input: '', parse: (s) => SimpleOutput.parseUpdate(t.meta, name, s) })
         })()
   if (E.isLeft(report)) return report
   if (report.right.unknown) return E.right({ _tag: 'Unknown' })

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Errno from '../Errno.js'
-import * as MachinePath from '../MachinePath.js'
+import * as PosixPath from '../../core/PosixPath.js'
 import * as Snapshot from '../Snapshot.js'
 
 // model
@@ -71,7 +71,7 @@ export const put = (tree: Tree, path: string, node: Node): void => {
   if (old?.kind === 'directory' && node.kind !== 'directory') removeTree(tree, path)
   tree.nodes.set(path, node)
   if (node.kind === 'directory' && !tree.children.has(path)) tree.children.set(path, new Set())
-  if (path !== '/') tree.children.get(MachinePath.dirname(path))?.add(MachinePath.basename(path))
+  if (path !== '/') tree.children.get(PosixPath.dirname(path))?.add(PosixPath.basename(path))
 }
 
 /** Deletes the node at a real path and everything below it. */
@@ -80,7 +80,7 @@ export const removeTree = (tree: Tree, path: string): void => {
     tree.nodes.delete(p)
     tree.children.delete(p)
   }
-  tree.children.get(MachinePath.dirname(path))?.delete(MachinePath.basename(path))
+  tree.children.get(PosixPath.dirname(path))?.delete(PosixPath.basename(path))
 }
 
 /** The real paths at or below a path, parents first. */
@@ -89,7 +89,7 @@ export const below = (tree: Tree, path: string): ReadonlyArray<string> => {
   const out: string[] = [path]
   for (let i = 0; i < out.length; i++) {
     const p = out[i]!
-    for (const name of tree.children.get(p) ?? []) out.push(MachinePath.join(p, name))
+    for (const name of tree.children.get(p) ?? []) out.push(PosixPath.join(p, name))
   }
   return out
 }
@@ -110,12 +110,12 @@ export const realpath = (tree: Tree, path: string): E.Either<Errno.Failure, stri
     const segment = queue.shift()!
     if (segment === '.') continue
     if (segment === '..') {
-      current = MachinePath.dirname(current)
+      current = PosixPath.dirname(current)
       continue
     }
     const node = tree.nodes.get(current)
     if (node?.kind !== 'directory') return E.left(Errno.failure('ENOTDIR'))
-    const next = MachinePath.join(current, segment)
+    const next = PosixPath.join(current, segment)
     const child = tree.nodes.get(next)
     if (child === undefined) return E.left(Errno.failure('ENOENT'))
     if (child.kind === 'symlink') {
@@ -134,9 +134,9 @@ export const realpath = (tree: Tree, path: string): E.Either<Errno.Failure, stri
  */
 export const locate = (tree: Tree, path: string): E.Either<Errno.Failure, Located> => {
   if (path === '/') return E.right({ real: '/', node: tree.nodes.get('/'), absent: 'ENOENT' })
-  const parent = realpath(tree, MachinePath.dirname(path))
+  const parent = realpath(tree, PosixPath.dirname(path))
   if (E.isLeft(parent)) return parent
-  const real = MachinePath.join(parent.right, MachinePath.basename(path))
+  const real = PosixPath.join(parent.right, PosixPath.basename(path))
   return tree.nodes.get(parent.right)?.kind === 'directory'
     ? E.right({ real, node: tree.nodes.get(real), absent: 'ENOENT' })
     : E.right({ real, node: undefined, absent: 'ENOTDIR' })

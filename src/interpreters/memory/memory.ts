@@ -9,7 +9,7 @@ import * as Fault from '../../core/Fault.js'
 import * as AccountsTable from '../Accounts.js'
 import * as Errno from '../Errno.js'
 import type { Attrs, Machine } from '../Machine.js'
-import * as MachinePath from '../MachinePath.js'
+import * as PosixPath from '../../core/PosixPath.js'
 import * as Snapshot from '../Snapshot.js'
 import * as Primitives from './primitives.js'
 import * as Tree from './Tree.js'
@@ -84,7 +84,7 @@ const machine = (
   const toFault = (op: string, subject: string) => (f: Errno.Failure) => Errno.toFault('memory', op, subject, f)
   const invalid = (op: string, paths: ReadonlyArray<string>): Fault.Fault | undefined => {
     for (const p of paths) {
-      const why = MachinePath.problem(p)
+      const why = PosixPath.problem(p)
       if (why !== undefined) return Errno.escape('memory', op, p, why)
     }
     return undefined
@@ -126,7 +126,7 @@ const machine = (
       }
       const refused = bad()
       if (refused !== undefined) return E.left(refused)
-      const denied = (more.writes ?? paths).find((p) => (options.denied ?? []).some((d) => MachinePath.isAtOrBelow(p, d)))
+      const denied = (more.writes ?? paths).find((p) => (options.denied ?? []).some((d) => PosixPath.isWithin(d, p)))
       if (denied !== undefined) return E.left(Fault.make('PermissionDenied', 'memory', op, subject, `permission denied (injected) at ${denied}`))
       return E.mapLeft(toFault(op, subject))(body())
     }
@@ -138,7 +138,7 @@ const machine = (
       [path],
       () => E.chain(({ temp, target }: { temp: string; target: string }) => Primitives.commitTemp(tree, temp, target))(Primitives.writeTemp(tree, path, bytes, attrs, tempName)),
       {
-        check: () => (MachinePath.isName(tempName) ? undefined : Errno.badName('memory', 'writeFileAtomic', path, tempName)),
+        check: () => (PosixPath.isName(tempName) ? undefined : Errno.badName('memory', 'writeFileAtomic', path, tempName)),
         onCrash: () => void Primitives.writeTemp(tree, path, bytes, attrs, tempName),
       },
     )

@@ -6,7 +6,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as Errno from '../Errno.js'
 import type { Attrs, Entry, Probe, ProbeOptions } from '../Machine.js'
-import * as MachinePath from '../MachinePath.js'
+import * as PosixPath from '../../core/PosixPath.js'
 import * as Tree from './Tree.js'
 
 type Result<A> = E.Either<Errno.Failure, A>
@@ -29,7 +29,7 @@ const entryOf = (node: Tree.Node): Entry =>
 
 /** Locates a path to create: a missing parent is NotFound, a non-directory one NotADirectory. */
 const locateNew = (tree: Tree.Tree, path: string): Result<Tree.Located> => {
-  const parent = MachinePath.dirname(path)
+  const parent = PosixPath.dirname(path)
   const at = Tree.locate(tree, path)
   if (E.isLeft(at)) {
     const code = at.left.code
@@ -100,8 +100,8 @@ export const writeTemp = (tree: Tree.Tree, path: string, data: Uint8Array, attrs
   const at = locateNew(tree, path)
   if (E.isLeft(at)) return at
   if (path === '/') return fail('EISDIR')
-  const dir = MachinePath.dirname(at.right.real)
-  const temp = MachinePath.join(dir, tempName)
+  const dir = PosixPath.dirname(at.right.real)
+  const temp = PosixPath.join(dir, tempName)
   if (tree.nodes.has(temp)) return fail('EEXIST')
   Tree.put(tree, temp, { kind: 'file', uid: attrs.uid, gid: attrs.gid, mode: attrs.mode & 0o777, data: data.slice() })
   return E.right({ temp, target: at.right.real })
@@ -124,11 +124,11 @@ export const commitTemp = (tree: Tree.Tree, temp: string, target: string): Resul
 export const mkdirp = (tree: Tree.Tree, path: string, attrs: Attrs): Result<ReadonlyArray<string>> => {
   const notADirectory = fail<never>('ENOTDIR', `an ancestor of ${path} is not a directory`)
   const created: Array<{ readonly path: string; readonly real: string }> = []
-  for (const a of MachinePath.lineage(path)) {
+  for (const a of PosixPath.lineage(path)) {
     const last = created[created.length - 1]
     if (last !== undefined) {
       // below a directory to create, everything is to create
-      created.push({ path: a, real: MachinePath.join(last.real, MachinePath.basename(a)) })
+      created.push({ path: a, real: PosixPath.join(last.real, PosixPath.basename(a)) })
       continue
     }
     const at = Tree.locate(tree, a)
@@ -183,8 +183,8 @@ export const rename = (tree: Tree.Tree, from: string, to: string): Result<void> 
   if (node === undefined) return fail('ENOENT')
   if (a === b) return ok
   // as lock_rename: the source may not be an ancestor of the target, nor the target of the source
-  if (MachinePath.isAtOrBelow(b, a)) return fail('EINVAL', `cannot move ${from} into itself (${to})`)
-  if (MachinePath.isAtOrBelow(a, b)) return fail('ENOTEMPTY')
+  if (PosixPath.isWithin(a, b)) return fail('EINVAL', `cannot move ${from} into itself (${to})`)
+  if (PosixPath.isWithin(b, a)) return fail('ENOTEMPTY')
   if (there !== undefined) {
     if (node.kind === 'directory' && there.kind !== 'directory') return fail('ENOTDIR')
     if (node.kind !== 'directory' && there.kind === 'directory') return fail('EISDIR')
@@ -193,7 +193,7 @@ export const rename = (tree: Tree.Tree, from: string, to: string): Result<void> 
   const moving = Tree.below(tree, a).map((p) => [p, tree.nodes.get(p)!] as const)
   Tree.removeTree(tree, a)
   if (there !== undefined) Tree.removeTree(tree, b)
-  for (const [p, n] of moving) Tree.put(tree, MachinePath.rebase(p, a, b), n)
+  for (const [p, n] of moving) Tree.put(tree, PosixPath.rebase(p, a, b), n)
   return ok
 }
 
@@ -208,10 +208,10 @@ export const copy = (tree: Tree.Tree, from: string, to: string): Result<void> =>
   if (node === undefined) return fail(absent)
   if (dst.right.absent === 'ENOTDIR') return fail('ENOTDIR')
   if (there !== undefined) return fail('EEXIST', `${to} already exists`)
-  if (MachinePath.isAtOrBelow(b, a)) return fail('EINVAL', `cannot copy ${from} into itself (${to})`)
+  if (PosixPath.isWithin(a, b)) return fail('EINVAL', `cannot copy ${from} into itself (${to})`)
   const nodes = Tree.below(tree, a).map((p) => [p, tree.nodes.get(p)!] as const)
   if (nodes.some(([, n]) => n.kind === 'other')) return fail('EINVAL', 'cannot copy a special file (device, socket or fifo)')
-  for (const [p, n] of nodes) Tree.put(tree, MachinePath.rebase(p, a, b), { ...n })
+  for (const [p, n] of nodes) Tree.put(tree, PosixPath.rebase(p, a, b), { ...n })
   return ok
 }
 

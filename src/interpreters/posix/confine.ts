@@ -15,7 +15,7 @@ import { closeSync, constants, existsSync, lstatSync, openSync, readlinkSync } f
 import * as nodePath from 'node:path'
 import * as Fault from '../../core/Fault.js'
 import * as Errno from '../Errno.js'
-import * as MachinePath from '../MachinePath.js'
+import * as PosixPath from '../../core/PosixPath.js'
 
 // model
 
@@ -65,7 +65,7 @@ export const make = (root: string = '/'): Confinement => {
 
 /** Throws an Escape fault for a path that is not an absolute clean machine path. */
 export const validate = (op: string, path: string): void => {
-  const why = MachinePath.problem(path)
+  const why = PosixPath.problem(path)
   if (why !== undefined) throw Errno.escape('posix', op, path, why)
 }
 
@@ -73,11 +73,11 @@ const unconfined: Confinement = Object.freeze({
   root: '/',
   at: async <A>(op: string, path: string, body: (place: Place) => A | Promise<A>): Promise<A> => {
     validate(op, path)
-    return body({ entry: path, dir: MachinePath.dirname(path), name: MachinePath.basename(path) })
+    return body({ entry: path, dir: PosixPath.dirname(path), name: PosixPath.basename(path) })
   },
   atSync: <A>(op: string, path: string, body: (place: Place) => A): A => {
     validate(op, path)
-    return body({ entry: path, dir: MachinePath.dirname(path), name: MachinePath.basename(path) })
+    return body({ entry: path, dir: PosixPath.dirname(path), name: PosixPath.basename(path) })
   },
 })
 
@@ -127,14 +127,14 @@ const confined = (hostRoot: string): Confinement => {
         }
         const here = `${handlePath(top.fd)}/${name}`
         try {
-          stack.push({ fd: openSync(here, walkFlags), path: MachinePath.join(top.path, name) })
+          stack.push({ fd: openSync(here, walkFlags), path: PosixPath.join(top.path, name) })
           continue
         } catch (e) {
           const code = Errno.codeOf(e)
           if (code !== 'ELOOP' && code !== 'ENOTDIR') throw e
         }
         // not a directory: a symlink to follow if it stays inside, anything else ENOTDIR
-        const link = MachinePath.join(top.path, name)
+        const link = PosixPath.join(top.path, name)
         if (!lstatSync(here).isSymbolicLink()) {
           if (todo.length > 0) throw Errno.failure('ENOTDIR')
           // The parent itself is not a directory: hold a handle of it, so that every use of the
@@ -165,9 +165,9 @@ const confined = (hostRoot: string): Confinement => {
   const place = (op: string, path: string): { readonly place: Place; readonly release: () => void } => {
     validate(op, path)
     if (path === '/') return { place: { entry: hostRoot, dir: nodePath.dirname(hostRoot), name: '' }, release: () => undefined }
-    const parent = openDirectory(op, path, MachinePath.dirname(path))
+    const parent = openDirectory(op, path, PosixPath.dirname(path))
     const dir = handlePath(parent.fd)
-    const name = MachinePath.basename(path)
+    const name = PosixPath.basename(path)
     return { place: { entry: `${dir}/${name}`, dir, name }, release: () => closeAll([parent]) }
   }
 

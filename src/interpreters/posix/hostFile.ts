@@ -8,7 +8,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import * as Errno from '../Errno.js'
-import * as MachinePath from '../MachinePath.js'
+import * as PosixPath from '../../core/PosixPath.js'
 import * as Confine from './confine.js'
 
 /** The largest input file plait reads (512 MiB): plans embed file contents, so they may be large. */
@@ -74,7 +74,7 @@ export const readBelow = (base: string, relative: string, limit: number = maxInp
   let machinePath = '/' + nodePath.posix.normalize(relative).replace(/^\/+/, '')
   if (nodePath.posix.normalize(relative).split('/')[0] === '..') throw new InputError('EACCES', 'is outside the manifest directory')
   for (let links = 0; ; links++) {
-    if (MachinePath.problem(machinePath) !== undefined) throw new InputError('EINVAL', 'is not a clean relative path')
+    if (PosixPath.problem(machinePath) !== undefined) throw new InputError('EINVAL', 'is not a clean relative path')
     const next = confine.atSync('readFile', machinePath, ({ entry }): string | Uint8Array => {
       const st = lstatSync(entry)
       if (!st.isSymbolicLink()) {
@@ -90,7 +90,7 @@ export const readBelow = (base: string, relative: string, limit: number = maxInp
         if (target !== root && !target.startsWith(root + '/')) throw new InputError('EACCES', 'is a symlink to outside the manifest directory')
         return nodePath.posix.normalize(target.slice(root.length) || '/')
       }
-      const joined = nodePath.posix.normalize(nodePath.posix.join(MachinePath.dirname(machinePath), target))
+      const joined = nodePath.posix.normalize(nodePath.posix.join(PosixPath.dirname(machinePath), target))
       if (joined.startsWith('/..') || joined === '..' || joined.startsWith('../')) throw new InputError('EACCES', 'is a symlink to outside the manifest directory')
       return joined
     })

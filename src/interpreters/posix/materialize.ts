@@ -5,7 +5,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Fault } from '../../core/Fault.js'
 import * as Errno from '../Errno.js'
-import * as MachinePath from '../MachinePath.js'
+import * as PosixPath from '../../core/PosixPath.js'
 import * as Snapshot from '../Snapshot.js'
 import { view } from './probe.js'
 
@@ -68,7 +68,7 @@ export const capture =
         const owner = { uid: st.uid, gid: st.gid, mode: st.mode & 0o777 }
         if (st.isDirectory()) {
           files[path] = Snapshot.directory(owner)
-          for (const name of (await fs.readdir(host)).sort()) await walk(MachinePath.join(path, name))
+          for (const name of (await fs.readdir(host)).sort()) await walk(PosixPath.join(path, name))
         } else if (st.isFile()) files[path] = Snapshot.file(view(await fs.readFile(host)), owner)
         else if (st.isSymbolicLink()) files[path] = Snapshot.symlink(await fs.readlink(host), owner)
         else files[path] = Object.freeze({ kind: 'other', ...owner })

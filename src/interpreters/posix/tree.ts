@@ -7,7 +7,7 @@ import * as fs from 'node:fs/promises'
 import * as Fault from '../../core/Fault.js'
 import * as Errno from '../Errno.js'
 import type { Attrs } from '../Machine.js'
-import * as MachinePath from '../MachinePath.js'
+import * as PosixPath from '../../core/PosixPath.js'
 import * as Confine from './confine.js'
 import { handlePath, type Confinement } from './confine.js'
 import { durable } from './write.js'
@@ -47,7 +47,7 @@ const applyAttrsAt = (entry: string, attrs: Attrs, mode: boolean): void => {
 export const mkdirp = async (confine: Confinement, path: string, attrs: Attrs): Promise<ReadonlyArray<string>> => {
   const created: string[] = []
   try {
-    for (const a of path === '/' ? ['/'] : MachinePath.lineage(path)) {
+    for (const a of path === '/' ? ['/'] : PosixPath.lineage(path)) {
       const made = await confine.at('mkdirp', a, async ({ entry }) => {
         if (a !== '/') {
           try {

@@ -6,7 +6,7 @@ import { constants } from 'node:fs'
 import * as fs from 'node:fs/promises'
 import * as Errno from '../Errno.js'
 import type { Attrs } from '../Machine.js'
-import * as MachinePath from '../MachinePath.js'
+import * as PosixPath from '../../core/PosixPath.js'
 import type { Confinement } from './confine.js'
 
 const createFlags = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW
@@ -63,10 +63,10 @@ export const writeFileAtomic = (
   durability: Durability = durable,
 ): Promise<void> => {
   return confine.at('writeFileAtomic', path, async ({ entry, dir }) => {
-    if (!MachinePath.isName(tempName)) throw Errno.badName('posix', 'writeFileAtomic', path, tempName)
+    if (!PosixPath.isName(tempName)) throw Errno.badName('posix', 'writeFileAtomic', path, tempName)
     if (path === '/') throw Errno.failure('EISDIR')
     const temp = `${dir}/${tempName}`
-    const fh = await create(temp, MachinePath.dirname(path), attrs.mode)
+    const fh = await create(temp, PosixPath.dirname(path), attrs.mode)
     let open = true
     try {
       await fh.chmod(attrs.mode)
@@ -92,7 +92,7 @@ export const createExclusive = (confine: Confinement, path: string, data: Uint8A
     // like O_EXCL, and a reader (another apply checking the lock) never sees an empty file.
     const staging = `${dir}/${name}.${process.pid}.new`
     await fs.unlink(staging).catch(() => undefined) // left by a killed process that had our pid
-    const fh = await create(staging, MachinePath.dirname(path), stateMode)
+    const fh = await create(staging, PosixPath.dirname(path), stateMode)
     try {
       try {
         await fh.writeFile(data)
@@ -115,7 +115,7 @@ export const append = (confine: Confinement, path: string, data: Uint8Array, dur
       fh = await fs.open(entry, appendFlags, stateMode)
     } catch (e) {
       const code = Errno.codeOf(e)
-      if (code === 'ENOENT') throw Errno.parentMissing(MachinePath.dirname(path))
+      if (code === 'ENOENT') throw Errno.parentMissing(PosixPath.dirname(path))
       throw e
     }
     try {

@@ -2,7 +2,7 @@
 // error messages and linear-time matching, so a manifest's pattern means what it means in CCM
 // and cannot make plan time out by backtracking.
 import * as E from 'fp-ts/lib/Either.js'
-import * as Re2 from '../Re2.js'
+import * as Re2 from '../../re2/Re2.js'
 
 const cache = new Map<string, E.Either<string, Re2.Regex>>()
 

@@ -1,10 +1,10 @@
-// deferred: a deferred exec's templates rendered into the step to run (pure), and checked as
+// DeferredCommand: a deferred exec's templates rendered into the step to run (pure), and checked as
 // compile checks them. Used by observe (when the files it reads already hold their final text)
 // and by the executor at the command's turn.
 import * as E from 'fp-ts/lib/Either.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import type * as Step from '../../core/Step.js'
-import * as DeferredContent from '../file/deferred.js'
+import * as DeferredContent from '../file/DeferredContent.js'
 import * as ExecPlan from './plan.js'
 import type { ExecResourcePlan } from './ResourcePlan.js'
 import * as ExecSpec from './Spec.js'

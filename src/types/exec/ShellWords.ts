@@ -1,4 +1,4 @@
-// Words: splits a command line into words the way CCM's posix exec provider does
+// ShellWords: splits a command line into words the way CCM's posix exec provider does
 // (github.com/kballard/go-shellquote's Split): whitespace separates words; single quotes keep
 // everything literally; in double quotes a backslash escapes only $ ` " \ and a newline; outside
 // quotes a backslash escapes any character; a backslash-newline disappears. No expansion of any

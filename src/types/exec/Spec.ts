@@ -9,7 +9,7 @@ import { renderString, renderValue, type RawResource, type Scope } from '../../m
 import * as Node from '../../manifest/Node.js'
 import type * as Deferred from '../../core/Deferred.js'
 import * as Deferral from '../resource/Deferral.js'
-import * as Words from './Words.js'
+import * as ShellWords from './ShellWords.js'
 
 // model
 
@@ -83,7 +83,7 @@ export const commandProblem = (provider: Provider, line: string): string | undef
   if (line.trim() === '') return 'no command specified'
   if (line.includes('\0')) return 'the command contains a NUL byte'
   if (provider === 'shell') return undefined
-  const words = Words.split(line)
+  const words = ShellWords.split(line)
   return E.isLeft(words) ? words.left : words.right.length === 0 ? 'no command specified' : undefined
 }
 

@@ -13,7 +13,7 @@ import * as Digest from '../../core/Digest.js'
 import type * as Step from '../../core/Step.js'
 import type { ExecResourcePlan } from './ResourcePlan.js'
 import type { ExecSpec, Provider } from './Spec.js'
-import * as Words from './Words.js'
+import * as ShellWords from './ShellWords.js'
 
 // model
 
@@ -36,7 +36,7 @@ export type Decision = { readonly _tag: 'Run'; readonly reason: string } | { rea
 /** The words a provider runs for a command line: posix splits it, shell hands it to /bin/sh -c. */
 export const argvOf = (provider: Provider, line: string): ReadonlyArray<string> => {
   if (provider === 'shell') return ['/bin/sh', '-c', line]
-  const words = Words.split(line)
+  const words = ShellWords.split(line)
   return E.isRight(words) ? words.right : [line]
 }
 

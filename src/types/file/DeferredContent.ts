@@ -1,4 +1,4 @@
-// deferred: a deferred file content worked out from the plan's snapshot and the bytes of the
+// DeferredContent: a deferred file content worked out from the plan's snapshot and the bytes of the
 // managed files it reads (pure). The planner uses it when the resources that manage those files
 // change nothing (the machine already holds what they would leave); the executor at the
 // resource's turn otherwise.

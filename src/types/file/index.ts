@@ -14,7 +14,7 @@ import { field as f } from '../../core/Terminal.js'
 import * as Managed from '../resource/Managed.js'
 import * as Render from '../resource/Render.js'
 import type { ResourceType } from '../ResourceType.js'
-import * as DeferredContent from './deferred.js'
+import * as DeferredContent from './DeferredContent.js'
 import * as FilePlan from './plan.js'
 import * as Planner from './planner.js'
 import { FileResourcePlan, isDeferred } from './ResourcePlan.js'
@@ -36,31 +36,38 @@ const parentOf = (path: string): Observation<Planner.ParentKind> =>
     Obs.probe(path, { contentLimit: 0 }),
   )
 
-/** The content's bytes: inline (from the run's memo), a `source:` read from the host, or none. */
-const contentBytes = (spec: Spec.FileSpec, inline: (text: string) => FilePlan.Bytes): Observation<E.Either<Diagnostic.Diagnostic, FilePlan.Bytes | undefined>> => {
+/** No managed files read (most resources): one value, not one map per resource. */
+const noneManaged: ReadonlyMap<string, Uint8Array> = new Map()
+const noOptions = {}
+
+/**
+ * A file resource's observation: its content's bytes, then its path, then (only when it would be
+ * created) what stands at its parent, and (only when its content is deferred) the managed files it
+ * reads. Written with one continuation per question rather than with `map`, `chain` and `all`: it
+ * runs once per resource, and most resources ask one question.
+ */
+const observe = (spec: Spec.FileSpec, env: { readonly inline: (text: string) => FilePlan.Bytes }): Observation<E.Either<Diagnostic.Diagnostic, Planner.Observed>> => {
   const c = spec.content
-  if (c._tag === 'Inline') return Obs.done(E.right(inline(c.text)))
-  if (c._tag !== 'Source') return Obs.done(E.right(undefined))
-  return Obs.map((r: E.Either<Fault.Fault, Obs.HostFile>) =>
-    E.isLeft(r)
-      ? E.left(Diagnostic.make('Io', `cannot read source "${c.written}" (${c.path}): ${r.left.description}`, { at: spec.at, resource: spec.id }))
-      : E.right(r.right),
+  if (c._tag === 'Inline') return observePath(spec, env.inline(c.text))
+  if (c._tag !== 'Source') return observePath(spec, undefined)
+  return Obs.chain((r: E.Either<Fault.Fault, Obs.HostFile>): Observation<E.Either<Diagnostic.Diagnostic, Planner.Observed>> =>
+    E.isLeft(r) ? Obs.done(E.left(Diagnostic.make('Io', `cannot read source "${c.written}" (${c.path}): ${r.left.description}`, { at: spec.at, resource: spec.id }))) : observePath(spec, r.right),
   )(Obs.host(c.path))
 }
 
-const observe = (spec: Spec.FileSpec, env: { readonly inline: (text: string) => FilePlan.Bytes }): Observation<E.Either<Diagnostic.Diagnostic, Planner.Observed>> =>
-  Obs.chainRight((bytes: FilePlan.Bytes | undefined) =>
-    Obs.chainRight((status: Status.FileStatus): Observation<E.Either<Diagnostic.Diagnostic, Planner.Observed>> => {
-      const parent = PosixPath.dirname(spec.path)
-      const asks = {
-        parent: spec.ensure !== 'absent' && status._tag === 'Absent' && parent !== '/' ? Obs.map((k: Planner.ParentKind) => k as Planner.ParentKind | undefined)(parentOf(parent)) : Obs.done(undefined),
-        managed: spec.content._tag === 'Deferred' ? Managed.readSome(Object.values(spec.content.deferred.managed)) : Obs.done(new Map<string, Uint8Array>()),
-      }
-      return Obs.map(([p, managed]: ReadonlyArray<unknown>): E.Either<Diagnostic.Diagnostic, Planner.Observed> =>
-        E.right({ status, managed: managed as ReadonlyMap<string, Uint8Array>, ...(bytes !== undefined ? { bytes } : {}), ...(p !== undefined ? { parent: p as Planner.ParentKind } : {}) }),
-      )(Obs.all<unknown>([asks.parent, asks.managed]))
-    })(probePath(spec, bytes)),
-  )(contentBytes(spec, env.inline))
+/** The path's probe (with the old bytes when they will be needed for a diff), then the parent and managed files when needed. */
+const observePath = (spec: Spec.FileSpec, bytes: FilePlan.Bytes | undefined): Observation<E.Either<Diagnostic.Diagnostic, Planner.Observed>> =>
+  Obs.probeThen(spec.path, bytes === undefined ? noOptions : { contentUnless: bytes.sha256, contentLimit: FilePlan.diffLimit }, (r): Observation<E.Either<Diagnostic.Diagnostic, Planner.Observed>> => {
+    if (E.isLeft(r)) return Obs.done(E.left(Diagnostic.make('Observe', `cannot observe ${spec.path}: ${Fault.render(r.left)}`, { at: spec.at, resource: spec.id })))
+    const status = Status.fromProbe(r.right)
+    const parent = PosixPath.dirname(spec.path)
+    const needsParent = spec.ensure !== 'absent' && status._tag === 'Absent' && parent !== '/'
+    const observed = (p: Planner.ParentKind | undefined, managed: ReadonlyMap<string, Uint8Array>): E.Either<Diagnostic.Diagnostic, Planner.Observed> =>
+      E.right(bytes === undefined && p === undefined ? { status, managed } : { status, managed, ...(bytes !== undefined ? { bytes } : {}), ...(p !== undefined ? { parent: p } : {}) })
+    const managed = spec.content._tag === 'Deferred' ? Managed.readSome(Object.values(spec.content.deferred.managed)) : undefined
+    if (!needsParent) return managed === undefined ? Obs.done(observed(undefined, noneManaged)) : Obs.map((m: ReadonlyMap<string, Uint8Array>) => observed(undefined, m))(managed)
+    return Obs.chain((p: Planner.ParentKind) => (managed === undefined ? Obs.done(observed(p, noneManaged)) : Obs.map((m: ReadonlyMap<string, Uint8Array>) => observed(p, m))(managed)))(parentOf(parent))
+  })
 
 /** Works out a deferred resource's content at its turn and plans it against the machine as it is now. */
 const resolve = (r: FileResourcePlan & { readonly deferred: DeferredM.Deferred }, accounts: import('../../core/Probe.js').Accounts) =>

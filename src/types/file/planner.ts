@@ -8,7 +8,7 @@ import * as Diagnostic from '../../core/Diagnostic.js'
 import type * as Plan from '../../core/Plan.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import type { Accounts } from '../../core/Probe.js'
-import * as DeferredContent from './deferred.js'
+import * as DeferredContent from './DeferredContent.js'
 import * as FilePlan from './plan.js'
 import type { FileResourcePlan } from './ResourcePlan.js'
 import type { FileSpec } from './Spec.js'
@@ -40,12 +40,13 @@ export interface Observed {
  * manifest order, so an earlier `ensure: directory` provides it, an earlier `ensure: absent` or
  * file in its place takes it away, and otherwise the machine must already have it. A directory
  * resource creates missing parents itself (mkdir -p), so only a file in the way stops it.
+ * `parentKind` is what was observed at the parent (only a path that would be created has it).
  */
 export const checkParent = (
   spec: FileSpec,
   status: Status.FileStatus,
   planned: ReadonlyMap<string, { readonly kind: Planned; readonly id: string }>,
-  parents: ReadonlyMap<string, ParentKind>,
+  parentKind: ParentKind | undefined,
 ): E.Either<Diagnostic.Diagnostic, void> => {
   if (spec.ensure === 'absent') return E.right(undefined)
   const fail = (message: string, hint: string) => E.left(Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id, hint }))
@@ -62,7 +63,7 @@ export const checkParent = (
       : fail(`${a} is made a file by ${p.id}, which runs earlier, so ${spec.path} cannot be below it`, `remove one of the two resources`)
   }
   if (status._tag !== 'Absent') return E.right(undefined)
-  const kind = parent === '/' ? 'directory' : (parents.get(parent) ?? 'directory')
+  const kind = parent === '/' ? 'directory' : (parentKind ?? 'directory')
   if (kind === 'directory') return E.right(undefined)
   if (kind === 'other') return fail(`the parent ${parent} is not a directory`, `manage ${parent} with ensure: directory before this resource, or remove what is there`)
   if (spec.ensure === 'directory') return E.right(undefined)
@@ -122,8 +123,7 @@ export const planDeferredOrNow = (
 export const planner = () => {
   const planned = new Map<string, { kind: Planned; id: string }>()
   return (spec: FileSpec, o: Observed, accounts: Accounts, settledNow: (after: ReadonlyArray<string>) => boolean): E.Either<Diagnostic.Diagnostic, FileResourcePlan> => {
-    const parents = new Map<string, ParentKind>(o.parent === undefined ? [] : [[PosixPath.dirname(spec.path), o.parent]])
-    const parent = checkParent(spec, o.status, planned, parents)
+    const parent = checkParent(spec, o.status, planned, o.parent)
     planned.set(spec.path, { kind: spec.ensure === 'present' ? 'file' : spec.ensure, id: spec.id })
     if (spec.ensure === 'directory') {
       // mkdir -p: the ancestors exist afterwards too

@@ -9,7 +9,7 @@ import * as Value from '../../manifest/expr/Value.js'
 import { record, renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
 import * as Node from '../../manifest/Node.js'
 import * as ExecSpec from '../exec/Spec.js'
-import * as Words from '../exec/Words.js'
+import * as ShellWords from '../exec/ShellWords.js'
 
 // model
 
@@ -150,7 +150,7 @@ const healthCheck = (n: Node.Node, index: number, scope: Scope, problems: Diagno
     problems.push(Diagnostic.make('Validation', `health_checks[${index}].command cannot be run: it contains a NUL byte`, { at: command.at }))
     return undefined
   }
-  const words = Words.split(command.value)
+  const words = ShellWords.split(command.value)
   if (E.isLeft(words) || words.right.length === 0) {
     problems.push(Diagnostic.make('Validation', `health_checks[${index}].command cannot be run: ${E.isLeft(words) ? words.left : 'empty command'}`, { at: command.at }))
     return undefined

@@ -2,7 +2,7 @@
 import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import * as Words from '../../../src/types/exec/Words.js'
+import * as Words from '../../../src/types/exec/ShellWords.js'
 
 const words = (line: string) => {
   const r = Words.split(line)

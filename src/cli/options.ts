@@ -1,0 +1,40 @@
+// options: what the commands share on their command lines: the one resolution of `--root`, and
+// the options that give a manifest its facts, data, clock and providers.
+import { realpath, stat } from 'node:fs/promises'
+import { Option } from 'commander'
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../core/Diagnostic.js'
+
+/** `--root DIR` as a real directory (symlinks resolved), "/" without it, or why it is not one. */
+export const resolveRoot = async (root: string | undefined): Promise<E.Either<Diagnostic.Diagnostic, string>> => {
+  if (root === undefined) return E.right('/')
+  try {
+    const r = await realpath(root)
+    if (!(await stat(r)).isDirectory()) throw new Error('not a directory')
+    return E.right(r)
+  } catch {
+    return E.left(Diagnostic.make('Io', `--root ${root}: not an existing directory`))
+  }
+}
+
+const repeatable = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v]
+
+/** `--root DIR`, with what it means to the command. */
+export const root = (description: string): Option => new Option('--root <dir>', description)
+
+/** `--facts FILE`: another machine's facts instead of this one's. */
+export const facts = (description = "use another machine's facts (JSON or YAML, as `plait facts --json` prints them) instead of this one's"): Option =>
+  new Option('--facts <file>', description)
+
+/** `--fact KEY=VALUE`, repeatable (undefined when not given). */
+export const fact = (description = 'set a fact, repeatable; a dotted key builds maps'): Option => new Option('--fact <key=value>', description).argParser(repeatable)
+
+/** `--hiera FILE`. */
+export const hiera = (description = "a data document (data, hierarchy, overrides) deep-merged on top of the manifest's data"): Option => new Option('--hiera <file>', description)
+
+/** `--now TIME`. */
+export const now = (description = "the time now() gives (RFC 3339), instead of the clock's; a plan records it when the manifest calls now()"): Option => new Option('--now <time>', description)
+
+/** `--provider-path DIR`, repeatable (undefined when not given). */
+export const providerPath = (description = "look for libral providers in DIR/providers first (repeatable; then $PLAIT_PROVIDER_PATH, plait's own, /usr/share/libral/data)"): Option =>
+  new Option('--provider-path <dir>', description).argParser(repeatable)
