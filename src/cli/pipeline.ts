@@ -1,4 +1,4 @@
-// pipeline: the top-level wiring, read → compile → observe → plan → seal, as the design's diagram draws it.
+// pipeline: the top-level wiring, read → compile (files it reads loaded once) → load sources → observe → plan → seal, as the design's diagram draws it.
 import * as nodePath from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
@@ -11,6 +11,7 @@ import { inlineMemo, observe, type ReadHost } from '../observe/observe.js'
 import * as Errno from '../interpreters/Errno.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as HostFile from '../interpreters/posix/hostFile.js'
+import * as Load from './load.js'
 import type { Session } from '../interpreters/libral/Session.js'
 import * as Types from '../types/registry.js'
 import * as Value from '../manifest/expr/Value.js'
@@ -164,7 +165,8 @@ export const compileManifest = async (
   const baseDir = nodePath.dirname(nodePath.resolve(manifestPath))
   const catalog = Compile.compileTree(manifestPath, text.right, tree.right, baseDir, {
     now: now.right,
-    readFile: fileReader(baseDir),
+    // Each file once: the plan's digest of a file is of the very text compile used.
+    readFile: Load.once(fileReader(baseDir)),
     root: machine.root,
     facts: factValues.right,
     ...(local ? { environ: environ() } : {}),
@@ -189,7 +191,9 @@ export const planManifest = async (
   const inline = inlineMemo()
   // The session and the posix runner are made only when an observation asks a provider or runs a guard.
   const runner = async () => (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
-  const observed = await observe(catalog.right, machine, readHost, inline, providers.session, runner)
+  // The source files are loaded once, here; observation asks for them and never reads the host itself.
+  const hostInputs = await Load.sources(catalog.right, readHost)
+  const observed = await observe(catalog.right, machine, hostInputs, inline, providers.session, runner)
   if (E.isLeft(observed)) return observed
   const body = Planner.plan(catalog.right, observed.right, { version, root: machine.root }, inline)
   return E.map(PlanFile.sealLazily)(body)
