@@ -6,7 +6,6 @@ import * as Diagnostic from '../core/Diagnostic.js'
 import * as Digest from '../core/Digest.js'
 import * as Plan from '../core/Plan.js'
 import * as Registry from '../types/registry.js'
-import type { Content, FileWrite } from '../core/Step.js'
 
 // Plan values are plain JSON data whose codecs encode as the identity (a test checks it on every
 // kind of step), so the canonical JSON of a plan is that of the value itself, with no encoding pass.
@@ -114,32 +113,11 @@ export const parse = (file: string, text: string): E.Either<Diagnostic.Diagnosti
     return fail(`malformed plan: ${impossible.slice(0, reportLimit).join('\n  ')}${more}`, 'no plait compile makes such a plan; make the plan again and review it')
   }
   for (const r of plan.resources) {
-    for (const [i, s] of r.steps.entries()) {
-      if (s._tag !== 'file.write') continue
-      const w = s as FileWrite
-      const problem = contentProblem(w.content)
-      if (problem !== undefined) {
-        return fail(`step ${i + 1} (file.write ${w.path}): ${problem}`, 'the plan was edited or corrupted; make the plan again', r.id)
-      }
-    }
+    const problem = Registry.tampered(r)
+    if (problem !== undefined) return fail(problem, 'the plan was edited or corrupted; make the plan again', r.id)
   }
   sortedBodies.set(plan, sorted)
   return E.right(plan)
-}
-
-// ---------------------------------------------------------------- content
-
-/** Why a step's content does not hold the bytes it declares, or undefined when it does. */
-export const contentProblem = (c: Content): string | undefined => {
-  let bytes: Buffer
-  if (c.encoding === 'utf8') bytes = Buffer.from(c.data, 'utf8')
-  else {
-    bytes = Buffer.from(c.data, 'base64')
-    if (bytes.toString('base64') !== c.data) return 'its content is not canonical base64'
-  }
-  const sha256 = Digest.sha256(bytes)
-  if (sha256 === c.sha256 && bytes.length === c.size) return undefined
-  return `its content does not match its declared sha256 and size (declared ${c.sha256.slice(0, 12)}, ${c.size} bytes; the content has ${sha256.slice(0, 12)}, ${bytes.length} bytes)`
 }
 
 // ---------------------------------------------------------------- decode errors

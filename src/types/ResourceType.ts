@@ -114,6 +114,12 @@ export interface ResourceType<S extends Spec = Spec, O = unknown, P extends Plan
   readonly turn: (plan: P, env: TurnEnv) => Observation<E.Either<string, Turn>>
   /** Observes it after its steps ran: how it misses its desired state (nothing: verified). */
   readonly verify: (plan: P) => Observation<ReadonlyArray<string>>
+  /**
+   * For the step tags it defines, why a decoded step cannot be an honest one beyond its shape (a
+   * `file.write` whose content does not match its declared digest: the plan was edited); undefined
+   * when it can. They apply to a step of that tag in any resource's plan (see registry.tampered).
+   */
+  readonly stepChecks?: Readonly<Record<string, (step: Plan.Step) => string | undefined>>
   /** A compiled resource's properties on one line, for `plait compile` (escaped for a terminal). */
   readonly show: (spec: S) => string
   /** A compiled resource as `plait compile --json` prints it (undefined: as it is). */

@@ -92,3 +92,22 @@ export const pending = (r: Plan.ResourcePlan): string | undefined => (Plan.isSki
 
 /** True when a plan would change nothing. */
 export const isEmpty = (p: Plan.Body): boolean => p.resources.every((r) => r.steps.length === 0 && pending(r) === undefined)
+
+/**
+ * Why a decoded resource plan cannot be an honest one beyond its shape: the first step that a
+ * check of its tag refuses (a `file.write` whose content does not match its digest), named by its
+ * position and what it does. A step is checked by its tag whatever the kind of the resource.
+ */
+export const tampered = (r: Plan.ResourcePlan): string | undefined => {
+  for (const [i, s] of r.steps.entries()) {
+    for (const t of kinds.values()) {
+      const check = t.stepChecks?.[s._tag]
+      const problem = check?.(s)
+      if (problem !== undefined) {
+        const path = (s as { path?: unknown }).path
+        return `step ${i + 1} (${s._tag}${typeof path === 'string' ? ` ${path}` : ''}): ${problem}`
+      }
+    }
+  }
+  return undefined
+}

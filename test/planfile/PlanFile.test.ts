@@ -4,7 +4,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as Digest from '../../src/core/Digest.js'
 import * as Plan from '../../src/core/Plan.js'
-import type { Step } from '../../src/core/Step.js'
+import type { FileStep as Step } from '../../src/types/file/Step.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import * as Registry from '../../src/types/registry.js'
 

@@ -2,7 +2,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
 import type * as Plan from '../../core/Plan.js'
-import type * as Step from '../../core/Step.js'
+import type * as Step from '../../types/exec/Step.js'
 import * as ExecPlan from '../../types/exec/plan.js'
 import type * as Runner from '../Runner.js'
 import type { StepFamily } from '../steps.js'

@@ -2,7 +2,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
 import * as PosixPath from '../../core/PosixPath.js'
-import type { FileStep as Step } from '../../core/Step.js'
+import type { FileStep as Step } from '../../types/file/Step.js'
 import type { Undo } from '../../core/Undo.js'
 import type { Machine, Probe } from '../Machine.js'
 

@@ -3,7 +3,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
 import type * as Plan from '../../core/Plan.js'
-import type { LibralUpdate } from '../../core/Step.js'
+import type { LibralUpdate } from '../../types/libral/Step.js'
 import * as Render from '../../libral/Render.js'
 import type * as Resource from '../../libral/Resource.js'
 import * as UpdateStep from '../../libral/UpdateStep.js'

@@ -3,7 +3,7 @@
 // and by the executor at the command's turn.
 import * as E from 'fp-ts/lib/Either.js'
 import * as PosixPath from '../../core/PosixPath.js'
-import type * as Step from '../../core/Step.js'
+import type * as Step from './Step.js'
 import * as DeferredContent from '../file/DeferredContent.js'
 import * as ExecPlan from './plan.js'
 import type { ExecResourcePlan } from './ResourcePlan.js'

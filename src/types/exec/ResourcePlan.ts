@@ -2,7 +2,7 @@
 import * as t from 'io-ts'
 import { DeferredExec } from '../../core/Deferred.js'
 import * as Plan from '../../core/Plan.js'
-import { ExecRun } from '../../core/Step.js'
+import { ExecRun } from './Step.js'
 
 // model
 

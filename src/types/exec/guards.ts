@@ -5,7 +5,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
 import type { Observation } from '../../core/Observation.js'
 import * as Obs from '../../core/Observation.js'
-import type * as Step from '../../core/Step.js'
+import type * as Step from './Step.js'
 import type { ExecStatus } from './plan.js'
 
 /** What the guards say now; a guard that cannot run (not found, timed out) is an error, a non-zero exit is not. */

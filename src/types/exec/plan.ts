@@ -10,7 +10,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Deferred from '../../core/Deferred.js'
 import * as Digest from '../../core/Digest.js'
-import type * as Step from '../../core/Step.js'
+import type * as Step from './Step.js'
 import type { ExecResourcePlan } from './ResourcePlan.js'
 import type { ExecSpec, Provider } from './Spec.js'
 import * as ShellWords from './ShellWords.js'

@@ -2,7 +2,7 @@
 import * as t from 'io-ts'
 import { Deferred } from '../../core/Deferred.js'
 import * as Plan from '../../core/Plan.js'
-import { FileStep, Principal } from '../../core/Step.js'
+import { FileStep, Principal } from './Step.js'
 
 // model
 

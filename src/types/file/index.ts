@@ -9,7 +9,7 @@ import type { Observation } from '../../core/Observation.js'
 import * as Obs from '../../core/Observation.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import type { Probe } from '../../core/Probe.js'
-import type { FileStep } from '../../core/Step.js'
+import { contentProblem, type FileStep, type FileWrite } from './Step.js'
 import { field as f } from '../../core/Terminal.js'
 import * as Managed from '../resource/Managed.js'
 import * as Render from '../resource/Render.js'
@@ -137,6 +137,7 @@ export const file: ResourceType<Spec.FileSpec, Planner.Observed, FileResourcePla
     isDeferred(r)
       ? [`${Render.symbol(r.action)} ${f(r.id)}`, `    was: ${f(r.observed.summary)}`, `    (${f(DeferredM.describe(r.deferred))})`, '']
       : Render.changes(r, (s) => stepLines(s as FileStep), options.verbose),
+  stepChecks: { 'file.write': (s) => contentProblem((s as FileWrite).content) },
   show: (r) => {
     const props = [`ensure=${r.ensure}`]
     if (r.owner !== undefined) props.push(`owner=${f(r.owner)}`)
