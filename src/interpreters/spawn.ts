@@ -13,7 +13,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../core/Fault.js'
 import * as Errno from './Errno.js'
 import type * as Runner from './Runner.js'
-import { after } from './timer.js'
+import { after, formatDuration } from './timer.js'
 
 // model
 
@@ -199,5 +199,4 @@ const killGroup = (pid: number | undefined): void => {
   }
 }
 
-/** A duration for a message: `30 s`, `1.5 s`, `0.25 s`; under a millisecond `0.000001 ms`. */
-export const formatDuration = (ms: number): string => (ms >= 1 ? `${Number((ms / 1000).toFixed(3))} s` : `${Number(ms.toPrecision(6))} ms`)
+export { formatDuration }

@@ -16,3 +16,6 @@ export const after = (ms: number, fn: () => void): (() => void) => {
   arm()
   return () => clearTimeout(t)
 }
+
+/** A duration for a message: `30 s`, `1.5 s`, `0.25 s`; under a millisecond `0.000001 ms`. */
+export const formatDuration = (ms: number): string => (ms >= 1 ? `${Number((ms / 1000).toFixed(3))} s` : `${Number(ms.toPrecision(6))} ms`)

@@ -3,6 +3,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
 import type * as Runner from '../Runner.js'
+import { formatDuration } from '../timer.js'
 
 export interface MemoryRunner extends Runner.Runner {
   /** The commands run so far, as their rendered command lines. */
@@ -14,6 +15,10 @@ export interface Scripted {
   readonly exit?: number
   readonly stdout?: string
   readonly stderr?: string
+  /** Ended by this signal instead of an exit. */
+  readonly signal?: string
+  /** Never ends on its own: it outlives its timeout, as a posix command would, and is reported as timed out. */
+  readonly hangs?: boolean
   /** Runs when the command does (to model its effects on a memory machine). */
   readonly effect?: () => void
 }
@@ -24,12 +29,15 @@ export const make = (script: (line: string, c: Runner.Command) => Scripted | und
   return {
     calls: () => [...calls],
     run: async (c) => {
+      const program = c.argv[0]
+      if (program === undefined) return E.left(Fault.make('Failed', 'exec', 'run', '', 'no command specified'))
       const line = c.argv.join(' ')
       calls.push(line)
       const s = script(line, c)
-      if (s === undefined) return E.left(Fault.make('NotFound', 'exec', 'run', c.argv[0] ?? '', 'could not start: no such file'))
+      if (s === undefined) return E.left(Fault.make('NotFound', 'exec', 'run', program, 'could not start: no such file'))
       s.effect?.()
-      return E.right({ exitCode: s.exit ?? 0, signal: undefined, stdout: s.stdout ?? '', stderr: s.stderr ?? '', durationMs: 0 })
+      if (s.hangs === true) return E.left(Fault.make('TimedOut', 'exec', 'run', program, `ran longer than ${formatDuration(c.timeoutMs)} and was killed with its process group`))
+      return E.right({ exitCode: s.signal !== undefined ? undefined : (s.exit ?? 0), signal: s.signal, stdout: s.stdout ?? '', stderr: s.stderr ?? '', durationMs: 0 })
     },
   }
 }

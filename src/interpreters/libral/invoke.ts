@@ -131,7 +131,8 @@ export const describe = (ctx: Context, path: string): Promise<E.Either<Fault.Fau
     parse: (stdout) => E.right({ _tag: 'Ok', value: stdout, notes: [] }),
   })
 
-const unsupported = (t: Target, action: string): E.Either<Fault.Fault, never> =>
+/** The refusal of an action a provider's metadata does not list. */
+export const unsupported = (t: Target, action: string): E.Either<Fault.Fault, never> =>
   E.left(Fault.make('Failed', 'libral', action, subjectOf({ qname: t.meta.qname, path: t.path }), `the provider does not support ${action} (its metadata lists no such action)`))
 
 const who = (t: Target): { readonly qname: string; readonly path: string; readonly meta: Metadata.Metadata } => ({ qname: t.meta.qname, path: t.path, meta: t.meta })
@@ -161,6 +162,22 @@ export const find = async (ctx: Context, t: Target, name: string): Promise<E.Eit
 }
 
 /**
+ * Why an update may not be sent (any provider host refuses it the same way): the provider has no
+ * update action, a noop update to a provider that did not opt in to noop, or a change of `name`
+ * or of a read-only attribute. Undefined when it may.
+ */
+export const refusal = (t: Target, changes: ReadonlyArray<Resource.Change>, options: { readonly noop: boolean }): Fault.Fault | undefined => {
+  const subject = subjectOf({ qname: t.meta.qname, path: t.path })
+  if (!t.meta.actions.update) return (unsupported(t, 'update') as E.Left<Fault.Fault>).left
+  if (options.noop && !t.meta.noop) return Fault.make('Failed', 'libral', 'update', subject, 'refusing a noop update: the provider does not declare plait.noop: true, so it may ignore ral_noop and change the machine')
+  for (const c of changes) {
+    const a = Metadata.attribute(t.meta, c.attr)
+    if (a === undefined || !Metadata.isWritable(a)) return Fault.make('Failed', 'libral', 'update', subject, `refusing to send "${c.attr}": not a writable attribute`)
+  }
+  return undefined
+}
+
+/**
  * Updates one resource with exactly the given changes (planned against `found`). Refuses to send
  * `name` or a read-only attribute, and to ask for noop a provider that did not opt in to it
  * (`plait.noop: true`). No changes: nothing runs.
@@ -169,12 +186,8 @@ export const update = async (ctx: Context, t: Target, found: Resource.Found, cha
   const subject = subjectOf({ qname: t.meta.qname, path: t.path })
   const name = Resource.nameOf(found)
   if (changes.length === 0) return E.right({ _tag: 'Updated', changes: [], after: found })
-  if (!t.meta.actions.update) return unsupported(t, 'update')
-  if (options.noop && !t.meta.noop) return E.left(Fault.make('Failed', 'libral', 'update', subject, 'refusing a noop update: the provider does not declare plait.noop: true, so it may ignore ral_noop and change the machine'))
-  for (const c of changes) {
-    const a = Metadata.attribute(t.meta, c.attr)
-    if (a === undefined || !Metadata.isWritable(a)) return E.left(Fault.make('Failed', 'libral', 'update', subject, `refusing to send "${c.attr}": not a writable attribute`))
-  }
+  const refused = refusal(t, changes, options)
+  if (refused !== undefined) return E.left(refused)
   const report =
     t.meta.invoke === 'json'
       ? await call(ctx, who(t), { action: 'set', args: ['ral_action=set'], input: Json.setInput(found, changes, options.noop), parse: (s) => Json.parseSet(t.meta, name, s) })
