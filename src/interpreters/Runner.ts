@@ -24,6 +24,8 @@ export interface Exit {
   readonly signal: string | undefined
   readonly stdout: string
   readonly stderr: string
+  /** What it wrote on each extra descriptor it was given (fd 3 first), when it was given any. */
+  readonly fds?: ReadonlyArray<string>
   readonly durationMs: number
 }
 

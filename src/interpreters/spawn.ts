@@ -35,6 +35,8 @@ export interface Options {
   readonly cwd?: string
   /** The module a fault names (default "libral"). */
   readonly module?: string
+  /** How many extra output descriptors it gets (fd 3, 4, ...), read like stdout (Holo plugins answer on fd 3). */
+  readonly extraFds?: number
 }
 
 /** The most a provider may print on stdout or stderr (bytes). */
@@ -85,7 +87,7 @@ export const spawn = (file: string, o: Options): Promise<E.Either<Fault.Fault, E
   const started = performance.now()
   let child: ChildProcess
   try {
-    child = start(file, [...o.args], { detached: true, env: { ...o.env }, cwd: o.cwd ?? '/', stdio: ['pipe', 'pipe', 'pipe'] })
+    child = start(file, [...o.args], { detached: true, env: { ...o.env }, cwd: o.cwd ?? '/', stdio: ['pipe', 'pipe', 'pipe', ...Array.from({ length: o.extraFds ?? 0 }, () => 'pipe' as const)] })
   } catch (e) {
     return Promise.resolve(fault('Failed', `could not start: ${(e as Error).message}`, e))
   }
@@ -114,6 +116,7 @@ export const spawn = (file: string, o: Options): Promise<E.Either<Fault.Fault, E
       if (pid !== undefined) running.delete(pid)
       // a daemon left behind may hold the pipes: stop reading them (it gets EPIPE or SIGPIPE if it writes)
       for (const s of [child.stdin, child.stdout, child.stderr]) s?.destroy()
+      for (const x of extra) (x.stream as { destroy?: () => void } | null)?.destroy?.()
       resolve(r)
     }
 
@@ -126,6 +129,13 @@ export const spawn = (file: string, o: Options): Promise<E.Either<Fault.Fault, E
     }
     child.stdout!.on('data', read(out))
     child.stderr!.on('data', read(err))
+    const extra = Array.from({ length: o.extraFds ?? 0 }, (_, i) => {
+      const c = collector()
+      const stream = child.stdio[3 + i] as NodeJS.ReadableStream | null
+      stream?.on('data', read(c))
+      stream?.on('error', () => undefined)
+      return { c, stream }
+    })
     for (const s of [child.stdin, child.stdout, child.stderr]) s?.on('error', () => undefined) // EPIPE: the process did not read its input
 
     child.once('error', (e: NodeJS.ErrnoException) => {
@@ -137,15 +147,15 @@ export const spawn = (file: string, o: Options): Promise<E.Either<Fault.Fault, E
     })
 
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
-    let streamsOpen = 2
+    let streamsOpen = 2 + extra.filter((x) => x.stream !== null).length
     const report = (): void => {
       if (exit === undefined) return
       const durationMs = Math.round(performance.now() - started)
       if (timedOut) return finish(fault('TimedOut', `ran longer than ${formatDuration(o.timeoutMs)} and was killed with its process group`))
       if (overflow) return finish(fault('ProtocolViolation', `printed more than ${maxBuffer} bytes`))
-      finish(E.right({ exitCode: exit.code ?? undefined, signal: exit.signal ?? undefined, stdout: out.text(), stderr: err.text(), durationMs }))
+      finish(E.right({ exitCode: exit.code ?? undefined, signal: exit.signal ?? undefined, stdout: out.text(), stderr: err.text(), ...(extra.length > 0 ? { fds: extra.map((x) => x.c.text()) } : {}), durationMs }))
     }
-    for (const s of [child.stdout!, child.stderr!])
+    for (const s of [child.stdout!, child.stderr!, ...extra.flatMap((x) => (x.stream === null ? [] : [x.stream]))])
       s.once('close', () => {
         streamsOpen -= 1
         if (streamsOpen === 0) report()

@@ -6,6 +6,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as Fault from '../../core/Fault.js'
 import * as Env from '../../libral/Env.js'
 import * as Resource from '../../libral/Resource.js'
+import type { Processes } from '../process.js'
 import * as Invoke from './invoke.js'
 
 // model
@@ -19,6 +20,8 @@ export interface Options {
   readonly hostEnv?: Readonly<Record<string, string | undefined>>
   /** Called as each invocation finishes (to stream stderr lines to a terminal, say). */
   readonly onInvocation?: (i: Invoke.Invocation) => void
+  /** What runs the providers (default: real processes). */
+  readonly processes?: Processes
 }
 
 export interface Session {
@@ -48,6 +51,7 @@ export const make = (options: Options = {}): Session => {
   const context: Invoke.Context = {
     env,
     ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
+    ...(options.processes !== undefined ? { processes: options.processes } : {}),
     record: (i) => {
       done.push(i)
       options.onInvocation?.(i)

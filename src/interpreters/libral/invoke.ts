@@ -11,7 +11,8 @@ import * as Metadata from '../../libral/Metadata.js'
 import type * as Reply from '../../libral/Reply.js'
 import * as Resource from '../../libral/Resource.js'
 import * as SimpleOutput from '../../libral/SimpleOutput.js'
-import { spawn } from '../spawn.js'
+import * as Processes from '../process.js'
+import type { Processes as ProcessesT } from '../process.js'
 
 // model
 
@@ -44,6 +45,8 @@ export interface Context {
   readonly timeoutSeconds?: number
   /** Receives every invocation as it finishes. */
   readonly record: (i: Invocation) => void
+  /** What runs the providers (default: real processes; tests give the double of process.ts). */
+  readonly processes?: ProcessesT
 }
 
 /** What an update did. */
@@ -91,7 +94,7 @@ interface Call<A> {
 /** Runs one call: spawn, log stderr, refuse a non-zero exit, parse stdout, record. */
 const call = async <A>(ctx: Context, who: { readonly qname: string; readonly path: string; readonly meta?: Metadata.Metadata }, c: Call<A>): Promise<E.Either<Fault.Fault, A>> => {
   const subject = subjectOf(who)
-  const exit = await spawn(who.path, { args: c.args, env: ctx.env, input: c.input, timeoutMs: timeoutMs(ctx, who.meta), subject, op: c.action })
+  const exit = await (ctx.processes ?? Processes.real).run({ file: who.path, args: c.args, env: ctx.env, input: c.input, timeoutMs: timeoutMs(ctx, who.meta), subject, op: c.action })
   const base = { provider: who.qname, path: who.path, action: c.action, args: c.args, input: c.input }
   if (E.isLeft(exit)) {
     ctx.record({ ...base, durationMs: 0, logs: [], notes: [], outcome: 'fault' })
