@@ -138,7 +138,7 @@ export const providersFor = async (
   const found = await Discover.discover(session.context, path, providers.describe === false ? { describe: false } : {})
   if (found.problems.length > 0) warn(found.problems)
   if (providers.anySuitable !== true) return [Types.libralPlugin(found.registry)]
-  const Registry = await import('../libral/Registry.js')
+  const Registry = await import('../interpreters/libral/protocol/Registry.js')
   return [Types.libralPlugin(Registry.make(found.registry.providers.map((p) => ({ ...p, suitable: E.right(true as const) }))))]
 }
 

@@ -3,7 +3,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Diagnostic from '../core/Diagnostic.js'
 import * as Plan from '../core/Plan.js'
-import type { Observations } from '../observe/observe.js'
+import type { Observations } from '../observe/Observations.js'
 import * as Registry from '../types/registry.js'
 import type { Bytes, PlanEnv, Spec } from '../types/ResourceType.js'
 import type { Catalog, Links } from './Catalog.js'

@@ -8,6 +8,7 @@ import * as Digest from '../core/Digest.js'
 import type { Families } from '../core/Observation.js'
 import * as Fault from '../core/Fault.js'
 import type { Accounts } from '../core/Probe.js'
+import type { Observations } from './Observations.js'
 import * as Interpreters from '../interpreters/families.js'
 import type { Machine } from '../interpreters/Machine.js'
 import type { ReadHost } from '../interpreters/probes.js'
@@ -19,14 +20,7 @@ import * as Run from './run.js'
 
 // model
 
-/** Everything observe gathered: the accounts, what each resource's observation found (by id), and the host files read. */
-export interface Observations {
-  readonly accounts: Accounts
-  readonly byId: ReadonlyMap<string, unknown>
-  /** The sha256 of each host file read (a `source:`), by host path. */
-  readonly hosts: ReadonlyMap<string, string>
-}
-
+export type { Observations }
 export type { ReadHost }
 
 const encoder = new TextEncoder()

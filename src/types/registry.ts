@@ -5,7 +5,7 @@
 import * as Plan from '../core/Plan.js'
 import { exec } from './exec/index.js'
 import { file } from './file/index.js'
-import * as Libral from './libral/index.js'
+import * as Libral from '../interpreters/libral/type/index.js'
 import type { AnyType } from './ResourceType.js'
 
 /** plait's own resource types, one line each; a type's kind is its manifest name. */

@@ -57,9 +57,32 @@ describe('the import graph of src/', () => {
     expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c', 'a']])
   })
 
+  it('keeps the pure modules pure: they import only pure modules (the lint rule sees specifiers; this sees where they lead)', () => {
+    const pure = [
+      /^core\//,
+      /^manifest\//,
+      /^re2\//,
+      /^compiler\//,
+      /^planfile\//,
+      /^types\//,
+      /^facts\//,
+      /^interpreters\/[^/]+\/(protocol|type)\//,
+      /^interpreters\/steps\.ts$/,
+      /^cli\/render\.ts$/,
+      /^executor\/(Journal|Report)\.ts$/,
+      /^interpreters\/posix\/(accounts|proc)\.ts$/,
+      /^interpreters\/memory\/machineFile\.ts$/,
+      /^interpreters\/(Machine|Snapshot|Accounts)\.ts$/,
+      /^observe\/Observations\.ts$/,
+    ]
+    const isPure = (m: string): boolean => pure.some((p) => p.test(m))
+    const bad = [...g].flatMap(([m, deps]) => (isPure(m) ? deps.filter((d) => !isPure(d)).map((d) => `${m} → ${d}`) : []))
+    expect(bad).toEqual([])
+  })
+
   it('lets the stages reach a resource type only through the registry', () => {
     const stages = /^(compiler|observe|executor|cli)\//
-    const specific = /^types\/(?!registry\.ts$|ResourceType\.ts$|resource\/)/
+    const specific = /^types\/(?!registry\.ts$|ResourceType\.ts$|resource\/)|^interpreters\/[^/]+\/type\//
     const bad = [...g].flatMap(([m, deps]) => (stages.test(m) ? deps.filter((d) => specific.test(d)).map((d) => `${m} → ${d}`) : []))
     expect(bad).toEqual([])
   })

@@ -7,8 +7,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import type { Target } from '../../src/interpreters/libral/invoke.js'
 import type { Session } from '../../src/interpreters/libral/Session.js'
-import * as Changes from '../../src/libral/Changes.js'
-import * as Resource from '../../src/libral/Resource.js'
+import * as Changes from '../../src/interpreters/libral/protocol/Changes.js'
+import * as Resource from '../../src/interpreters/libral/protocol/Resource.js'
 
 /** Whether a finding says the resource is absent: a host may say so with Absent or with `ensure => absent`. */
 const absent = (f: Resource.Found): boolean => Resource.ensureOf(f) === 'absent'

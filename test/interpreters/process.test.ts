@@ -5,7 +5,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as Session from '../../src/interpreters/libral/Session.js'
 import * as Processes from '../../src/interpreters/process.js'
-import * as Resource from '../../src/libral/Resource.js'
+import * as Resource from '../../src/interpreters/libral/protocol/Resource.js'
 import { hostMeta } from '../libral/support.js'
 
 const program = (script: string, more: Partial<Processes.Program> = {}): Processes.Program => ({

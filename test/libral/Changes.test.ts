@@ -1,9 +1,9 @@
 import { fc, test as fcTest } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
-import * as Changes from '../../src/libral/Changes.js'
-import * as Metadata from '../../src/libral/Metadata.js'
-import * as Resource from '../../src/libral/Resource.js'
-import type * as Value from '../../src/libral/Value.js'
+import * as Changes from '../../src/interpreters/libral/protocol/Changes.js'
+import * as Metadata from '../../src/interpreters/libral/protocol/Metadata.js'
+import * as Resource from '../../src/interpreters/libral/protocol/Resource.js'
+import type * as Value from '../../src/interpreters/libral/protocol/Value.js'
 import { hostMeta } from './support.js'
 
 const m = hostMeta

@@ -2,8 +2,8 @@ import * as fs from 'node:fs'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
-import * as Metadata from '../../src/libral/Metadata.js'
-import * as Value from '../../src/libral/Value.js'
+import * as Metadata from '../../src/interpreters/libral/protocol/Metadata.js'
+import * as Value from '../../src/interpreters/libral/protocol/Value.js'
 import { hostMeta, meta, ownProvider } from './support.js'
 
 const problems = (yaml: string, file = 'p.yaml'): string[] => {

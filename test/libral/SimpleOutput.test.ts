@@ -1,10 +1,10 @@
 import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import type * as Reply from '../../src/libral/Reply.js'
-import * as Resource from '../../src/libral/Resource.js'
-import * as Simple from '../../src/libral/SimpleOutput.js'
-import * as Value from '../../src/libral/Value.js'
+import type * as Reply from '../../src/interpreters/libral/protocol/Reply.js'
+import * as Resource from '../../src/interpreters/libral/protocol/Resource.js'
+import * as Simple from '../../src/interpreters/libral/protocol/SimpleOutput.js'
+import * as Value from '../../src/interpreters/libral/protocol/Value.js'
 import { hostMeta } from './support.js'
 
 const ok = <A>(r: E.Either<string, Reply.Reply<A>>): A => {

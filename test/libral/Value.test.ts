@@ -1,7 +1,7 @@
 import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import * as Value from '../../src/libral/Value.js'
+import * as Value from '../../src/interpreters/libral/protocol/Value.js'
 
 const right = <A>(e: E.Either<string, A>): A => {
   if (E.isLeft(e)) throw new Error(e.left)

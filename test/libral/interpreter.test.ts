@@ -10,8 +10,8 @@ import * as Fault from '../../src/core/Fault.js'
 import * as Discover from '../../src/interpreters/libral/discover.js'
 import * as Invoke from '../../src/interpreters/libral/invoke.js'
 import * as Session from '../../src/interpreters/libral/Session.js'
-import * as Metadata from '../../src/libral/Metadata.js'
-import * as Resource from '../../src/libral/Resource.js'
+import * as Metadata from '../../src/interpreters/libral/protocol/Metadata.js'
+import * as Resource from '../../src/interpreters/libral/protocol/Resource.js'
 import { cleanup, fixtureProvider, fixtures, tempDir, writeProvider } from './support.js'
 
 afterAll(cleanup)

@@ -9,8 +9,8 @@ import type * as Fault from '../../src/core/Fault.js'
 import * as Discover from '../../src/interpreters/libral/discover.js'
 import * as ProviderTest from '../../src/interpreters/libral/providerTest.js'
 import * as Session from '../../src/interpreters/libral/Session.js'
-import * as Changes from '../../src/libral/Changes.js'
-import * as Resource from '../../src/libral/Resource.js'
+import * as Changes from '../../src/interpreters/libral/protocol/Changes.js'
+import * as Resource from '../../src/interpreters/libral/protocol/Resource.js'
 import { cleanup, ownProvider, tempDir } from './support.js'
 
 afterAll(cleanup)

@@ -7,9 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
 import * as Discover from '../../src/interpreters/libral/discover.js'
 import * as Session from '../../src/interpreters/libral/Session.js'
-import * as Changes from '../../src/libral/Changes.js'
-import * as Registry from '../../src/libral/Registry.js'
-import * as Resource from '../../src/libral/Resource.js'
+import * as Changes from '../../src/interpreters/libral/protocol/Changes.js'
+import * as Registry from '../../src/interpreters/libral/protocol/Registry.js'
+import * as Resource from '../../src/interpreters/libral/protocol/Resource.js'
 import { cleanup, tempDir } from './support.js'
 
 afterAll(cleanup)

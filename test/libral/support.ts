@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { Command, CommanderError } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
-import * as Metadata from '../../src/libral/Metadata.js'
+import * as Metadata from '../../src/interpreters/libral/protocol/Metadata.js'
 import * as ProviderCli from '../../src/cli/provider.js'
 import * as RalCli from '../../src/cli/ral.js'
 

@@ -10,8 +10,8 @@ import * as Diagnostic from '../../src/core/Diagnostic.js'
 import type * as Plan from '../../src/core/Plan.js'
 import * as Terminal from '../../src/core/Terminal.js'
 import type * as Report from '../../src/executor/Report.js'
-import * as Log from '../../src/libral/Log.js'
-import * as LibralRender from '../../src/libral/Render.js'
+import * as Log from '../../src/interpreters/libral/protocol/Log.js'
+import * as LibralRender from '../../src/interpreters/libral/protocol/Render.js'
 
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u

@@ -2,7 +2,7 @@
 import type { Catalog } from '../../src/compiler/Catalog.js'
 import type { ExecSpec } from '../../src/types/exec/Spec.js'
 import type { FileSpec } from '../../src/types/file/Spec.js'
-import type { LibralSpec, Provider } from '../../src/types/libral/Spec.js'
+import type { LibralSpec, Provider } from '../../src/interpreters/libral/type/Spec.js'
 
 /** The catalog's file resources, in manifest order. */
 export const files = (c: Catalog): ReadonlyArray<FileSpec> => c.resources.filter((r) => r._tag === 'file') as unknown as ReadonlyArray<FileSpec>

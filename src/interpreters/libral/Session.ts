@@ -4,8 +4,8 @@
 // the process count, the durations and the stderr lines of the run.
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Fault from '../../core/Fault.js'
-import * as Env from '../../libral/Env.js'
-import * as Resource from '../../libral/Resource.js'
+import * as Env from './protocol/Env.js'
+import * as Resource from './protocol/Resource.js'
 import type { Processes } from '../process.js'
 import * as Invoke from './invoke.js'
 

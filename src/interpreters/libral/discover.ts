@@ -9,8 +9,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
 import * as Digest from '../../core/Digest.js'
 import * as Fault from '../../core/Fault.js'
-import * as Metadata from '../../libral/Metadata.js'
-import * as Registry from '../../libral/Registry.js'
+import * as Metadata from './protocol/Metadata.js'
+import * as Registry from './protocol/Registry.js'
 import * as Invoke from './invoke.js'
 
 // model

@@ -7,8 +7,8 @@
 // (under the same action), so process counts can be checked offline too.
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Fault from '../../core/Fault.js'
-import * as Changes from '../../libral/Changes.js'
-import * as Resource from '../../libral/Resource.js'
+import * as Changes from './protocol/Changes.js'
+import * as Resource from './protocol/Resource.js'
 import * as Invoke from './invoke.js'
 import type { Session } from './Session.js'
 

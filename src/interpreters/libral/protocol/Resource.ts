@@ -1,6 +1,6 @@
 // Resource: what a libral provider reports (a named resource with typed attributes), what plait
 // found for a name (present or absent), and one attribute change (was -> is).
-import * as Digest from '../core/Digest.js'
+import * as Digest from '../../../core/Digest.js'
 import * as Value from './Value.js'
 
 // model

@@ -4,9 +4,9 @@
 // Refused: attributes the provider does not have, `name` (it is the resource's title), read-only
 // attributes (update never receives them), and values of the wrong type.
 import * as E from 'fp-ts/lib/Either.js'
-import * as Diagnostic from '../core/Diagnostic.js'
-import type { Position } from '../core/Position.js'
-import * as Node from '../manifest/Node.js'
+import * as Diagnostic from '../../../core/Diagnostic.js'
+import type { Position } from '../../../core/Position.js'
+import * as Node from '../../../manifest/Node.js'
 import * as Metadata from './Metadata.js'
 import type { Attrs } from './Resource.js'
 import * as Value from './Value.js'

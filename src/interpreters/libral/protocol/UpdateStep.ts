@@ -1,7 +1,7 @@
 // UpdateStep: the plan step of a libral resource (`libral.update`): which provider, which
 // resource, and exactly the changed writable attributes to send, with a reason and a noop message.
 // One io-ts codec gives both the in-memory type and the plan-file shape.
-import * as Step from '../types/libral/Step.js'
+import * as Step from '../type/Step.js'
 import type { Metadata } from './Metadata.js'
 import * as Render from './Render.js'
 import * as Resource from './Resource.js'

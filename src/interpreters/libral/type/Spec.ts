@@ -2,14 +2,14 @@
 // provider's metadata: which provider (`provider:` or the type's one suitable provider), the name,
 // and the desired writable attributes, typed.
 import * as E from 'fp-ts/lib/Either.js'
-import * as Diagnostic from '../../core/Diagnostic.js'
-import type { Position } from '../../core/Position.js'
-import * as ResourceId from '../../core/ResourceId.js'
-import * as Desired from '../../libral/Desired.js'
-import type * as Metadata from '../../libral/Metadata.js'
-import * as Registry from '../../libral/Registry.js'
-import type { Attrs } from '../../libral/Resource.js'
-import { renderString, renderValue, type RawResource, type Scope } from '../../manifest/Manifest.js'
+import * as Diagnostic from '../../../core/Diagnostic.js'
+import type { Position } from '../../../core/Position.js'
+import * as ResourceId from '../../../core/ResourceId.js'
+import * as Desired from '../protocol/Desired.js'
+import type * as Metadata from '../protocol/Metadata.js'
+import * as Registry from '../protocol/Registry.js'
+import type { Attrs } from '../protocol/Resource.js'
+import { renderString, renderValue, type RawResource, type Scope } from '../../../manifest/Manifest.js'
 
 // model
 

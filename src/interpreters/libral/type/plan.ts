@@ -1,11 +1,11 @@
 // plan: a libral resource's desired attributes × what its provider found → its plan (pure), and
 // the verification of what a provider reports after the update.
-import * as Plan from '../../core/Plan.js'
-import * as Changes from '../../libral/Changes.js'
-import type * as Metadata from '../../libral/Metadata.js'
-import * as Resource from '../../libral/Resource.js'
-import * as UpdateStep from '../../libral/UpdateStep.js'
-import * as Value from '../../libral/Value.js'
+import * as Plan from '../../../core/Plan.js'
+import * as Changes from '../protocol/Changes.js'
+import type * as Metadata from '../protocol/Metadata.js'
+import * as Resource from '../protocol/Resource.js'
+import * as UpdateStep from '../protocol/UpdateStep.js'
+import * as Value from '../protocol/Value.js'
 import type { LibralResourcePlan } from './ResourcePlan.js'
 import type { LibralSpec } from './Spec.js'
 

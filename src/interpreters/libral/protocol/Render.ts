@@ -9,7 +9,7 @@
 // and ralsh's `--json` shapes: `{"providers": [...]}`, `{"resources": [...]}`, `{"resource": {...}}`,
 // `{"changes": [...], "resource": {...}}`.
 // Names, values and descriptions come from providers: each is drawn with Terminal.field.
-import { field as T } from '../core/Terminal.js'
+import { field as T } from '../../../core/Terminal.js'
 import type { Metadata } from './Metadata.js'
 import type * as Resource from './Resource.js'
 import * as Value from './Value.js'

@@ -1,6 +1,6 @@
 // Log: a provider's stderr, one line per entry, each at the level its `LEVEL:` prefix names
 // (`debug:`, `info:`, `warn:`, `error:`; `warning:` too, any case), `warn` when there is none.
-import * as Terminal from '../core/Terminal.js'
+import * as Terminal from '../../../core/Terminal.js'
 
 // model
 

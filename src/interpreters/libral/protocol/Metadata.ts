@@ -4,10 +4,10 @@
 // Invariants: `attributes` holds `name` (a string) first, then the others in metadata order, each
 // name an identifier that is not reserved (`ral`, `ral_*`, `__*`); `qname` is `type::name`.
 import * as E from 'fp-ts/lib/Either.js'
-import * as Diagnostic from '../core/Diagnostic.js'
-import type { Position } from '../core/Position.js'
-import * as Node from '../manifest/Node.js'
-import * as Yaml from '../manifest/Yaml.js'
+import * as Diagnostic from '../../../core/Diagnostic.js'
+import type { Position } from '../../../core/Position.js'
+import * as Node from '../../../manifest/Node.js'
+import * as Yaml from '../../../manifest/Yaml.js'
 import * as Value from './Value.js'
 
 // model

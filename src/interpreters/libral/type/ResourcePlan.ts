@@ -1,6 +1,6 @@
 // ResourcePlan: how a libral resource's plan is written in a plan file (`kind: libral`).
 import * as t from 'io-ts'
-import * as Plan from '../../core/Plan.js'
+import * as Plan from '../../../core/Plan.js'
 import { LibralUpdate, LibralValue } from './Step.js'
 
 // model
