@@ -63,6 +63,34 @@ describe('Lock.acquire', () => {
   })
 })
 
+describe('Lock.acquire on something that is not a lock file', () => {
+  it('gives up after three tries when the lock path is a directory, and never removes what is in it', async () => {
+    const s = Snapshot.make({ '/state': Snapshot.directory(), [path]: Snapshot.directory(), [`${path}/keep`]: Snapshot.file('mine') })
+    if (E.isLeft(s)) throw new Error(s.left)
+    const m = Memory.make(s.right)
+    const r = await Lock.acquire(m, path)
+    expect(E.isLeft(r) && r.left.message).toBe(`cannot take the run lock ${path}: it keeps being re-created`)
+    expect(Snapshot.text(m.snapshot(), `${path}/keep`)).toBe('mine')
+  })
+
+  it('releases only the lock file: a directory put in its place is left alone', async () => {
+    const m = machine(undefined)
+    const r = await Lock.acquire(m, path)
+    if (E.isLeft(r)) throw new Error(r.left.message)
+    await m.remove(path, { recursive: false })()
+    await m.mkdirp(path, { uid: 0, gid: 0, mode: 0o755 })()
+    await m.writeFileAtomic(`${path}/keep`, new TextEncoder().encode('mine'), { uid: 0, gid: 0, mode: 0o644 }, '.keep.tmp')()
+    await r.right.release()
+    expect(Snapshot.text(m.snapshot(), `${path}/keep`)).toBe('mine')
+  })
+
+  it('records this process’s start time, or none when it cannot be read', async () => {
+    const m = machine(undefined, { pid: 7, start: '99' })
+    await Lock.acquire(m, path)
+    expect(Lock.parseHolder(held(m) ?? '')).toEqual({ pid: 7, start: '99' })
+  })
+})
+
 describe('Lock.parseHolder', () => {
   it('reads a pid and a start time, a numeric start as text, and nothing else', () => {
     expect(Lock.parseHolder('{"pid":1,"start":"2"}')).toEqual({ pid: 1, start: '2' })

@@ -229,3 +229,80 @@ describe('PlanFile.parse: malformed plans', () => {
     expect(malformed((raw) => void (raw['summary'] = null))).toBe('malformed plan: summary: expected an object, found null')
   })
 })
+
+describe('PlanFile.parse: what is not a plan at all', () => {
+  const refusal = (text: string) => {
+    const r = PlanFile.parse('p.json', text)
+    if (E.isRight(r)) throw new Error('expected a refusal')
+    return r.left
+  }
+
+  it('refuses what is not a JSON object, naming the file at its first line', () => {
+    for (const text of ['[]', 'null', '42', '"plan"']) {
+      expect(refusal(text)).toMatchObject({ code: 'PlanFile', message: 'not a plan file: expected a JSON object', at: { file: 'p.json', line: 1, col: 1 } })
+    }
+    expect(refusal('{"plait":"x"}').message).toBe('not a plan file: no "format" field')
+    expect(refusal('{"format":3}').message).toBe('not a plan file: no "format" field')
+  })
+
+  it('says a format 1 plan was made by an older plait, and an unknown one is unknown, each with what to do', () => {
+    expect(refusal('{"format":"plait.plan/1"}')).toMatchObject({
+      message: 'made by an older plait: plan format "plait.plan/1", and this plait reads "plait.plan/2"',
+      hint: 'plan again with this version of plait, and review the new plan',
+    })
+    expect(refusal('{"format":"plait.plan/9"}')).toMatchObject({ message: 'unknown plan format "plait.plan/9"; this plait reads "plait.plan/2"', hint: 'make the plan again with this version of plait' })
+  })
+
+  it('names the plan itself when the whole of it is wrong, and shows long or structured values briefly', () => {
+    const raw = JSON.parse(PlanFile.serialize(samplePlan())) as Record<string, unknown>
+    expect(refusal(JSON.stringify({ format: 'plait.plan/2' })).message).toMatch(/^malformed plan: plait: missing \(expected string\)/)
+    expect(refusal(JSON.stringify({ ...raw, plait: 'x'.repeat(100) })).message).toMatch(/^plan has been modified/)
+    expect(refusal(JSON.stringify({ ...raw, root: 'y'.repeat(100), plait: 1 })).message).toBe('malformed plan: plait: expected string, found 1')
+    expect(refusal(JSON.stringify({ ...raw, failOnError: 'z'.repeat(60) })).message).toBe(`malformed plan: failOnError: expected boolean, found "${'z'.repeat(36)}...`)
+    expect(refusal(JSON.stringify({ ...raw, failOnError: [1] })).message).toBe('malformed plan: failOnError: expected boolean, found a list')
+    expect(refusal(JSON.stringify({ ...raw, failOnError: { a: 1 } })).message).toBe('malformed plan: failOnError: expected boolean, found an object')
+    expect(refusal(JSON.stringify({ ...raw, hash: 7 })).message).toBe('malformed plan: hash: expected string, found 7')
+  })
+
+  it('reports a step of a known kind by its own fields only, not by every other kind it is not', () => {
+    const raw = JSON.parse(PlanFile.serialize(samplePlan())) as { resources: { steps: Record<string, unknown>[] }[] }
+    raw.resources[0]!.steps[0]!['owner'] = 'root'
+    expect(refusal(JSON.stringify(raw)).message).toBe('malformed plan: resources[0].steps[0].owner: expected an object, found "root"')
+  })
+
+  it('refuses a plan whose hash does not match, saying both', () => {
+    const plan = samplePlan()
+    const raw = JSON.parse(PlanFile.serialize(plan)) as Record<string, unknown>
+    const r = refusal(JSON.stringify({ ...raw, hash: 'sha256:' + '0'.repeat(64) }))
+    expect(r.message).toBe(`plan has been modified since it was made: hash sha256:${'0'.repeat(64)} does not match its content (${plan.hash})`)
+    expect(r.hint).toBe('review and make the plan again; plait never applies a tampered plan')
+  })
+
+  it('refuses an impossible plan with at most three problems, then how many more', () => {
+    const body = bodyWith([1, 2, 3, 4, 5].map((i) => ({ ...write(contentOf(Buffer.from('x'))), path: `/etc/../x${i}` })))
+    const r = refusal(PlanFile.serialize(PlanFile.seal(body)))
+    expect(r.message.split('\n')).toEqual([
+      'malformed plan: resources[0].steps[0].path: "/etc/../x1" is not a clean absolute path',
+      '  resources[0].steps[1].path: "/etc/../x2" is not a clean absolute path',
+      '  resources[0].steps[2].path: "/etc/../x3" is not a clean absolute path',
+      '  (and 2 more)',
+    ])
+    expect(r.hint).toBe('no plait compile makes such a plan; make the plan again and review it')
+    const three = refusal(PlanFile.serialize(PlanFile.seal(bodyWith([1, 2, 3].map((i) => ({ ...write(contentOf(Buffer.from('x'))), path: `x${i}` }))))))
+    expect(three.message.split('\n')).toHaveLength(3)
+  })
+})
+
+describe('PlanFile.serialize and sealLazily', () => {
+  it('write a lazily sealed plan byte for byte as a sealed one, with the hash in its sorted place', () => {
+    const body = bodyWith([write(contentOf(Buffer.from('hi\n')))])
+    const eager = PlanFile.serialize(PlanFile.seal(body))
+    const lazy = PlanFile.sealLazily(body)
+    expect(Object.keys(lazy)).toContain('hash')
+    expect(PlanFile.serialize(lazy)).toBe(eager)
+    expect(lazy.hash).toBe(PlanFile.seal(body).hash)
+    expect(Object.keys(JSON.parse(eager) as object)).toEqual(['failOnError', 'format', 'hash', 'inputs', 'plait', 'resources', 'root', 'summary'])
+    // a plan made by hand (not sealed here) is written the same way
+    expect(PlanFile.serialize({ ...body, hash: lazy.hash })).toBe(eager)
+  })
+})
