@@ -7,21 +7,12 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Fault from '../core/Fault.js'
 import type { Catalog } from '../compiler/Catalog.js'
+import { memo } from '../core/Memo.js'
 import type { ReadHost } from '../interpreters/probes.js'
 import * as Registry from '../types/registry.js'
 
 /** A reader of text files that reads each path once: later calls give the same answer (text or error). */
-export const once = (read: (path: string) => E.Either<string, string>): ((path: string) => E.Either<string, string>) => {
-  const seen = new Map<string, E.Either<string, string>>()
-  return (path) => {
-    let r = seen.get(path)
-    if (r === undefined) {
-      r = read(path)
-      seen.set(path, r)
-    }
-    return r
-  }
-}
+export const once = (read: (path: string) => E.Either<string, string>): ((path: string) => E.Either<string, string>) => memo(read)
 
 /**
  * Reads the `source:` files of a catalog's resources, each once, and answers later reads from what

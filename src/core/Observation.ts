@@ -8,6 +8,7 @@
 // result. A request's `key` names what it asks: equal keys in one batch are asked once.
 import * as E from 'fp-ts/lib/Either.js'
 import type { Fault } from './Fault.js'
+import type { Command, Exit } from './Command.js'
 import type { Probe, ProbeOptions } from './Probe.js'
 
 // model
@@ -101,23 +102,7 @@ export const chainRight =
 
 // the families every machine has
 
-/** What the `command` family answers: how a command ended. */
-export interface Exit {
-  readonly exitCode: number | undefined
-  readonly signal: string | undefined
-  readonly stdout: string
-  readonly stderr: string
-  readonly durationMs: number
-}
-
-/** A command as the `command` family runs it (see interpreters/Runner.ts). */
-export interface Command {
-  readonly argv: ReadonlyArray<string>
-  readonly cwd?: string
-  readonly environment: ReadonlyArray<string>
-  readonly path?: string
-  readonly timeoutMs: number
-}
+export type { Command, Exit } from './Command.js'
 
 const probeKey = (path: string, options: ProbeOptions): string => `${path}\u0000${options.contentUnless ?? '-'}\u0000${options.contentLimit ?? '-'}`
 

@@ -3,6 +3,7 @@
 // src/interpreters/ and one line in each table it serves.
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Diagnostic from '../core/Diagnostic.js'
+import { memo } from '../core/Memo.js'
 import type { Families, Family } from '../core/Observation.js'
 import type * as Plan from '../core/Plan.js'
 import * as CommandSteps from './commands/steps.js'
@@ -45,18 +46,12 @@ export const requests = (s: Services): Families => {
     host: () => (s.readHost === undefined ? missing('host files are read outside planning') : Probes.hostFiles(s.readHost, s.seen)),
     libral: () => (s.libral === undefined ? missing('libral resources are observed without a libral session') : LibralProbes.family(s.libral.session, s.libral.target)),
   }
-  const made = new Map<string, Family>()
-  return (name) => {
-    const make = table[name]
-    if (make === undefined) return undefined
-    let f = made.get(name)
-    if (f === undefined) {
-      f = make()
-      made.set(name, f)
-    }
-    return f
-  }
+  return lazily(table)
 }
+
+/** A table whose entries are made on first use, once. */
+const lazily = <A>(table: Readonly<Record<string, () => A>>): ((name: string) => A | undefined) =>
+  memo((name) => (Object.prototype.hasOwnProperty.call(table, name) ? table[name]!() : undefined))
 
 /** The interpreters an apply has: its request families and its step families, opened for one plan. */
 export interface Opened {
@@ -104,18 +99,5 @@ export const open = async (machine: Machine, plan: Plan.Plan, services: ApplySer
     exec: () => CommandSteps.family(runnerOf),
     libral: () => LibralSteps.family(libralRuntime),
   }
-  const made = new Map<string, StepFamily>()
-  return E.right({
-    requests: requestFamilies,
-    steps: (name) => {
-      const make = table[name]
-      if (make === undefined) return undefined
-      let f = made.get(name)
-      if (f === undefined) {
-        f = make()
-        made.set(name, f)
-      }
-      return f
-    },
-  })
+  return E.right({ requests: requestFamilies, steps: lazily(table) })
 }

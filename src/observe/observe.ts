@@ -4,6 +4,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Catalog } from '../compiler/Catalog.js'
 import * as Diagnostic from '../core/Diagnostic.js'
+import { memo } from '../core/Memo.js'
 import * as Digest from '../core/Digest.js'
 import type { Families } from '../core/Observation.js'
 import * as Fault from '../core/Fault.js'
@@ -35,17 +36,7 @@ export const inlineBytes = (text: string): Bytes => {
  * `inlineBytes` that remembers its answers: observe and plan both need the bytes of every inline
  * content, and equal texts share them. One per run (it holds every content until dropped).
  */
-export const inlineMemo = (): ((text: string) => Bytes) => {
-  const memo = new Map<string, Bytes>()
-  return (text) => {
-    let bytes = memo.get(text)
-    if (bytes === undefined) {
-      bytes = inlineBytes(text)
-      memo.set(text, bytes)
-    }
-    return bytes
-  }
-}
+export const inlineMemo = (): ((text: string) => Bytes) => memo(inlineBytes)
 
 /** A maker called at most once. */
 const once = <A>(make: () => Promise<A>): (() => Promise<A>) => {
