@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: [
       'test/executor/**/*.test.ts',
+      'test/types/registered.test.ts',
+      'test/compiler/plan.test.ts',
       'test/planfile/**/*.test.ts',
       'test/properties/**/*.test.ts',
       'test/contract/**/*.test.ts',
