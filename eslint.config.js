@@ -42,7 +42,7 @@ const purePatterns = [
  */
 const stages = ['src/compiler/**/*.ts', 'src/observe/**/*.ts', 'src/executor/**/*.ts', 'src/cli/**/*.ts']
 const stagePatterns = [
-  { regex: '/types/(?!registry\\.js$|ResourceType\\.js$|resource/)', message: 'stages name no resource type: look it up in src/types/registry.ts' },
+  { regex: '/types/[^/]+/', message: 'stages name no resource type: look it up in src/types/registry.ts' },
   { regex: '/interpreters/[^/]+/type/', message: "stages name no plugin protocol's resource type: look it up in src/types/registry.ts" },
 ]
 

@@ -11,7 +11,7 @@ export const summaryLine = (s: Plan.Summary): string =>
 
 // Every name, value, message and content line is drawn with `f` (Terminal.field), so that nothing
 // a manifest, a machine or a provider supplies can add a line or a terminal control to the review.
-// Each resource's block is drawn by its type (see src/types/resource/Render.ts).
+// Each resource's block is drawn by its type (see src/types/Render.ts).
 
 /** Draws a plan: one block per resource that changes, then the summary line. */
 export const plan = (p: Plan.Plan, options: { readonly verbose?: boolean } = {}): string => {

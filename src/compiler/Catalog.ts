@@ -1,6 +1,6 @@
 // Catalog: the compiled manifest, every resource decoded and validated, in manifest order.
 import type { Diagnostic } from '../core/Diagnostic.js'
-import type { HealthCheck } from '../types/resource/Properties.js'
+import type { HealthCheck } from '../types/Properties.js'
 import type { Spec } from '../types/ResourceType.js'
 
 /** A fact or environment variable the manifest read, and a digest of the value it saw (of null when missing). */

@@ -11,8 +11,8 @@ import * as Value from '../manifest/expr/Value.js'
 import * as Yaml from '../manifest/Yaml.js'
 import * as ResourceId from '../core/ResourceId.js'
 import * as Registry from '../types/registry.js'
-import type * as Deferral from '../types/resource/Deferral.js'
-import * as Properties from '../types/resource/Properties.js'
+import type * as Deferral from '../types/Deferral.js'
+import * as Properties from '../types/Properties.js'
 import type { Catalog, Links as CatalogLinks, Read, Resource } from './Catalog.js'
 
 /** How many syntax errors are shown: after the first few, a YAML parser's errors are mostly echoes of them. */

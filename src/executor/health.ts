@@ -5,7 +5,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../core/Fault.js'
 import type * as Plan from '../core/Plan.js'
 import type * as Runner from '../interpreters/Runner.js'
-import * as Health from '../types/resource/Health.js'
+import * as Health from '../types/Health.js'
 
 /** Waits; tests pass one that does not. */
 export type Sleep = (ms: number) => Promise<void>

@@ -11,7 +11,7 @@ import type * as Plan from '../core/Plan.js'
 import type { Position } from '../core/Position.js'
 import type { Accounts } from '../core/Probe.js'
 import type { RawResource, Scope } from '../manifest/Manifest.js'
-import type * as Deferral from './resource/Deferral.js'
+import type * as Deferral from './Deferral.js'
 
 // model
 

@@ -23,7 +23,7 @@ import { renderString } from '../../src/manifest/Manifest.js'
 import { inlineBytes, observe } from '../../src/observe/observe.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import * as Registry from '../../src/types/registry.js'
-import * as ResourceRender from '../../src/types/resource/Render.js'
+import * as ResourceRender from '../../src/types/Render.js'
 import type { ResourceType, Spec } from '../../src/types/ResourceType.js'
 import { apply, hostFiles, stateDir } from '../support/run.js'
 

@@ -8,7 +8,7 @@ import * as ResourceId from '../../core/ResourceId.js'
 import { renderString, renderValue, type RawResource, type Scope } from '../../manifest/Manifest.js'
 import * as Node from '../../manifest/Node.js'
 import type * as Deferred from '../../core/Deferred.js'
-import * as Deferral from '../resource/Deferral.js'
+import * as Deferral from '../Deferral.js'
 import * as ShellWords from './ShellWords.js'
 
 // model

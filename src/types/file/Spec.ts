@@ -7,7 +7,7 @@ import type { Position } from '../../core/Position.js'
 import * as ResourceId from '../../core/ResourceId.js'
 import type * as Deferred from '../../core/Deferred.js'
 import { renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
-import * as Deferral from '../resource/Deferral.js'
+import * as Deferral from '../Deferral.js'
 import * as Node from '../../manifest/Node.js'
 
 // model

@@ -1,16 +1,16 @@
 // Managed: reading the files deferred values read (files an earlier resource manages), as
 // observation programs: at plan time (what they hold now) and at the value's turn in apply.
 import * as E from 'fp-ts/lib/Either.js'
-import * as Fault from '../../core/Fault.js'
-import type { Observation } from '../../core/Observation.js'
-import * as Obs from '../../core/Observation.js'
+import * as Fault from '../core/Fault.js'
+import type { Observation } from '../core/Observation.js'
+import * as Obs from '../core/Observation.js'
 
 /** The largest managed file a deferred value may read. */
 export const readLimit = 64 * 1024 * 1024
 
 /** A managed file's bytes, or why they cannot be read (missing, not a regular file, too large). */
 export const read = (path: string): Observation<E.Either<string, Uint8Array>> =>
-  Obs.map((p: E.Either<Fault.Fault, import('../../core/Probe.js').Probe>): E.Either<string, Uint8Array> => {
+  Obs.map((p: E.Either<Fault.Fault, import('../core/Probe.js').Probe>): E.Either<string, Uint8Array> => {
     if (E.isLeft(p)) return E.left(`cannot read ${path}: ${Fault.render(p.left)}`)
     if (p.right._tag !== 'File') return E.left(`${path} is not a regular file (${p.right._tag === 'Absent' ? 'it does not exist' : p.right._tag.toLowerCase()})`)
     const bytes = p.right.probe.content

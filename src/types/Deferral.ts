@@ -2,13 +2,13 @@
 // earlier resource of the manifest manages; such a value is known only at apply. The template is
 // rendered once more with those files empty, to learn (and snapshot) what else it reads.
 import * as E from 'fp-ts/lib/Either.js'
-import type * as Deferred from '../../core/Deferred.js'
-import * as PosixPath from '../../core/PosixPath.js'
-import type { Position } from '../../core/Position.js'
-import type * as Evaluate from '../../manifest/expr/Evaluate.js'
-import * as Template from '../../manifest/expr/Template.js'
-import { record, type Scope } from '../../manifest/Manifest.js'
-import type * as Node from '../../manifest/Node.js'
+import type * as Deferred from '../core/Deferred.js'
+import * as PosixPath from '../core/PosixPath.js'
+import type { Position } from '../core/Position.js'
+import type * as Evaluate from '../manifest/expr/Evaluate.js'
+import * as Template from '../manifest/expr/Template.js'
+import { record, type Scope } from '../manifest/Manifest.js'
+import type * as Node from '../manifest/Node.js'
 
 // model
 

@@ -2,14 +2,14 @@
 // `require`, `subscribe`, `control` and `health_checks`. Decoded before the type's own
 // properties, which see only the rest.
 import * as E from 'fp-ts/lib/Either.js'
-import * as Diagnostic from '../../core/Diagnostic.js'
-import type { Position } from '../../core/Position.js'
-import * as Template from '../../manifest/expr/Template.js'
-import * as Value from '../../manifest/expr/Value.js'
-import { record, renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
-import * as Node from '../../manifest/Node.js'
-import * as ExecSpec from '../exec/Spec.js'
-import * as ShellWords from '../exec/ShellWords.js'
+import * as Diagnostic from '../core/Diagnostic.js'
+import type { Position } from '../core/Position.js'
+import * as Template from '../manifest/expr/Template.js'
+import * as Value from '../manifest/expr/Value.js'
+import { record, renderString, type RawResource, type Scope } from '../manifest/Manifest.js'
+import * as Node from '../manifest/Node.js'
+import * as ExecSpec from './exec/Spec.js'
+import * as ShellWords from './exec/ShellWords.js'
 
 // model
 

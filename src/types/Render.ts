@@ -1,9 +1,9 @@
 // Render: the pieces of `plait plan`'s output every resource type draws its block with (pure).
 // Every name, value, message and content line is drawn with `f` (Terminal.field), so that nothing
 // a manifest, a machine or a provider supplies can add a line or a terminal control to the review.
-import type * as Plan from '../../core/Plan.js'
-import * as PlanM from '../../core/Plan.js'
-import { field as f } from '../../core/Terminal.js'
+import type * as Plan from '../core/Plan.js'
+import * as PlanM from '../core/Plan.js'
+import { field as f } from '../core/Terminal.js'
 
 /** Indents every non-empty line of a text. */
 export const indent = (text: string, pad: string): string =>
