@@ -61,7 +61,7 @@ const planCase = async (dir: string): Promise<{ text: string; json?: string }> =
   const runner = MemoryRunner.make((line) => (line === '/bin/true' ? { exit: 0 } : line === '/bin/false' ? { exit: 1 } : undefined))
   const observed = await observe(catalog.right, machine, readHost, inlineBytes, session, runner)
   if (E.isLeft(observed)) return { text: Render.diagnostics(observed.left) }
-  const body = Planner.plan(catalog.right, observed.right, { version: 'golden', root: machine.root }, inlineBytes)
+  const body = Planner.plan(catalog.right, observed.right, { version: 'golden', root: machine.root })
   if (E.isLeft(body)) return { text: Render.diagnostics(body.left) }
   const providers = body.right.inputs.providers?.map((p) => ({ ...p, path: relative(top, p.path) }))
   const plan = PlanFile.seal(providers === undefined ? body.right : { ...body.right, inputs: { ...body.right.inputs, providers } })

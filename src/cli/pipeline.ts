@@ -195,6 +195,6 @@ export const planManifest = async (
   const hostInputs = await Load.sources(catalog.right, readHost)
   const observed = await observe(catalog.right, machine, hostInputs, inline, providers.session, runner)
   if (E.isLeft(observed)) return observed
-  const body = Planner.plan(catalog.right, observed.right, { version, root: machine.root }, inline)
+  const body = Planner.plan(catalog.right, observed.right, { version, root: machine.root })
   return E.map(PlanFile.sealLazily)(body)
 }

@@ -5,7 +5,7 @@ import type * as Diagnostic from '../core/Diagnostic.js'
 import * as Plan from '../core/Plan.js'
 import type { Observations } from '../observe/Observations.js'
 import * as Registry from '../types/registry.js'
-import type { Bytes, PlanEnv, Spec } from '../types/ResourceType.js'
+import type { PlanEnv, Spec } from '../types/ResourceType.js'
 import type { Catalog, Links } from './Catalog.js'
 import * as CatalogM from './Catalog.js'
 
@@ -46,7 +46,7 @@ const sourcesOf = (specs: ReadonlyArray<Spec>): ReadonlyArray<{ readonly path: s
 }
 
 /** Builds the plan body of a whole catalog; every failing resource is reported. */
-export const plan = (catalog: Catalog, obs: Observations, settings: Settings, inline: (text: string) => Bytes): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Body> => {
+export const plan = (catalog: Catalog, obs: Observations, settings: Settings): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Body> => {
   const problems: Diagnostic.Diagnostic[] = []
   const resources: Plan.ResourcePlan[] = []
   const planners = new Map<string, ReturnType<ReturnType<typeof Registry.ofKind>['planner']>>()
@@ -65,7 +65,7 @@ export const plan = (catalog: Catalog, obs: Observations, settings: Settings, in
     }
     const observed = obs.byId.get(spec.id)
     if (observed === undefined) throw new Error(`invariant: no observation for ${spec.id}`)
-    const env: PlanEnv = { earlier: resources, subscribe: catalog.links.get(spec.id)?.subscribe ?? [], mayChange: Registry.mayChange, accounts: obs.accounts, inline }
+    const env: PlanEnv = { earlier: resources, subscribe: catalog.links.get(spec.id)?.subscribe ?? [], mayChange: Registry.mayChange, accounts: obs.accounts }
     const r = planner(spec, observed, env)
     if (E.isLeft(r)) problems.push(r.left)
     else resources.push(withLinks(r.right, catalog.links.get(spec.id)))

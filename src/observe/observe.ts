@@ -33,8 +33,8 @@ export const inlineBytes = (text: string): Bytes => {
 }
 
 /**
- * `inlineBytes` that remembers its answers: observe and plan both need the bytes of every inline
- * content, and equal texts share them. One per run (it holds every content until dropped).
+ * `inlineBytes` that remembers its answers: equal inline contents (one per resource, often the
+ * same text) share their bytes and digest. One per run (it holds every content until dropped).
  */
 export const inlineMemo = (): ((text: string) => Bytes) => memo(inlineBytes)
 

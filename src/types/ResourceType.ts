@@ -52,7 +52,6 @@ export interface PlanEnv {
   /** True when a planned resource may change something in this run (so it can trigger a subscriber). */
   readonly mayChange: (r: Plan.ResourcePlan) => boolean
   readonly accounts: Accounts
-  readonly inline: (text: string) => Bytes
 }
 
 /** What a resource does at its turn in apply: its steps, the plan they must reach, and why, for the report. */

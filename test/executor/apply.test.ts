@@ -43,7 +43,7 @@ const planOf = async (m: Memory.MemoryMachine, manifest: string, r = runner()): 
   if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
   const o = await observe(c.right, m, hostFiles({}), inlineBytes, undefined, r)
   if (E.isLeft(o)) throw new Error(o.left.map(Diagnostic.render).join('\n'))
-  const b = Planner.plan(c.right, o.right, { version: 'test', root: m.root }, inlineBytes)
+  const b = Planner.plan(c.right, o.right, { version: 'test', root: m.root })
   if (E.isLeft(b)) throw new Error(b.left.map(Diagnostic.render).join('\n'))
   return PlanFile.seal(b.right)
 }

@@ -75,7 +75,7 @@ const run = async (items: ReadonlyArray<Item>, failOnError: boolean): Promise<{ 
   if (E.isLeft(catalog)) throw new Error(catalog.left.map(Diagnostic.render).join('\n'))
   const obs = await observe(catalog.right, machine, hostFiles({}), inlineBytes, undefined, runner)
   if (E.isLeft(obs)) throw new Error(obs.left.map(Diagnostic.render).join('\n'))
-  const body = Planner.plan(catalog.right, obs.right, { version: 'test', root: machine.root }, inlineBytes)
+  const body = Planner.plan(catalog.right, obs.right, { version: 'test', root: machine.root })
   if (E.isLeft(body)) throw new Error(body.left.map(Diagnostic.render).join('\n'))
   const report = await apply(machine, PlanFile.seal(body.right), { runner })
   if (E.isLeft(report)) throw new Error(report.left.map(Diagnostic.render).join('\n'))

@@ -6,7 +6,7 @@ import * as Diagnostic from '../../src/core/Diagnostic.js'
 import * as Fault from '../../src/core/Fault.js'
 import type * as Plan from '../../src/core/Plan.js'
 import * as Apply from '../../src/executor/apply.js'
-import { inlineBytes, observe, type ReadHost } from '../../src/observe/observe.js'
+import { observe, type ReadHost } from '../../src/observe/observe.js'
 import type { Report } from '../../src/executor/Report.js'
 import type { Machine } from '../../src/interpreters/Machine.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
@@ -32,7 +32,7 @@ export const catalogOf = (resources: ReadonlyArray<FileSpec>): Catalog => ({
 export const planE = async (catalog: Catalog, machine: Machine, readHost: ReadHost = hostFiles({})): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
   const obs = await observe(catalog, machine, readHost)
   if (E.isLeft(obs)) return obs
-  return E.map(PlanFile.seal)(Planner.plan(catalog, obs.right, { version: 'test', root: machine.root }, inlineBytes))
+  return E.map(PlanFile.seal)(Planner.plan(catalog, obs.right, { version: 'test', root: machine.root }))
 }
 
 export const plan = async (catalog: Catalog, machine: Machine, readHost?: ReadHost): Promise<Plan.Plan> => {

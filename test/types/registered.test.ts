@@ -20,7 +20,7 @@ import { FileWrite } from '../../src/types/file/Step.js'
 import * as Snapshot from '../../src/interpreters/Snapshot.js'
 import * as Memory from '../../src/interpreters/memory/memory.js'
 import { renderString } from '../../src/manifest/Manifest.js'
-import { inlineBytes, observe } from '../../src/observe/observe.js'
+import { observe } from '../../src/observe/observe.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import * as Registry from '../../src/types/registry.js'
 import * as ResourceRender from '../../src/types/Render.js'
@@ -122,7 +122,7 @@ const planOf = async (m: Memory.MemoryMachine) => {
   if (E.isLeft(catalog)) throw new Error(catalog.left.map(Diagnostic.render).join('\n'))
   const obs = await observe(catalog.right, m, hostFiles({}))
   if (E.isLeft(obs)) throw new Error(obs.left.map(Diagnostic.render).join('\n'))
-  const body = Planner.plan(catalog.right, obs.right, { version: 'test', root: m.root }, inlineBytes)
+  const body = Planner.plan(catalog.right, obs.right, { version: 'test', root: m.root })
   if (E.isLeft(body)) throw new Error(body.left.map(Diagnostic.render).join('\n'))
   return PlanFile.seal(body.right)
 }

@@ -8,6 +8,7 @@ import type { Accounts } from '../../core/Probe.js'
 import type { Action } from '../../core/Plan.js'
 import type { Content, FileStep as Step, Principal } from './Step.js'
 import type { FileDesired } from './ResourcePlan.js'
+import type { Bytes } from '../ResourceType.js'
 import type { FileSpec } from './Spec.js'
 import type { FileStatus } from './Status.js'
 import { nameOf } from './Status.js'
@@ -15,10 +16,7 @@ import { nameOf } from './Status.js'
 // model
 
 /** The bytes a present file must hold, resolved from `content` or `source` by the caller. */
-export interface Bytes {
-  readonly data: Uint8Array
-  readonly sha256: string
-}
+export type { Bytes }
 
 export interface FilePlan {
   readonly desired: FileDesired
