@@ -1,4 +1,4 @@
-// pipeline: the top-level wiring, read → compile (files it reads loaded once) → load sources → observe → plan → seal, as the design's diagram draws it.
+// pipeline: the top-level wiring, read → resolve plugin references → compile (files it reads loaded once) → load sources → observe → plan → seal, as the design's diagram draws it.
 import * as nodePath from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
@@ -11,7 +11,9 @@ import { inlineMemo, observe, type ReadHost } from '../observe/observe.js'
 import * as Errno from '../interpreters/Errno.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as HostFile from '../interpreters/posix/hostFile.js'
-import * as Load from './load.js'
+import * as Load from '../load/load.js'
+import * as Resolve from '../load/resolve.js'
+import type * as Node from '../manifest/Node.js'
 import type { Session } from '../interpreters/libral/Session.js'
 import * as Types from '../types/registry.js'
 import * as Value from '../manifest/expr/Value.js'
@@ -93,13 +95,21 @@ export const factsFor = async (text: string, machine: Machine, source: FactSourc
   return bad.length > 0 ? E.left(bad) : E.right(Facts.assemble({ system: Facts.empty, files: [], assignments: assignments.flatMap((a) => (E.isRight(a) ? [a.right] : [])) }))
 }
 
-/** Reads a `--hiera FILE` (when given) as text. */
-export const readHiera = async (path: string | undefined): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, { file: string; text: string } | undefined>> => {
+/** Reads a `--hiera FILE` (when given) as text, with its plugin references resolved when it has any. */
+export const readHiera = async (path: string | undefined, resolvers: Resolve.Resolvers = Resolve.none): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Compile.Inputs['hiera']>> => {
   if (path === undefined) return E.right(undefined)
   const bytes = await readHost(path)
   if (E.isLeft(bytes)) return E.left([Diagnostic.make('Io', `cannot read hiera file ${path}: ${bytes.left.description}`)])
-  return E.right({ file: path, text: new TextDecoder().decode(bytes.right) })
+  const text = new TextDecoder().decode(bytes.right)
+  if (!Resolve.mayRefer(text)) return E.right({ file: path, text })
+  const parsed = Compile.parse(path, text)
+  if (E.isLeft(parsed)) return parsed
+  return E.map((tree: Node.Node) => ({ file: path, text, tree }))(await Resolve.resolve(parsed.right, resolvers))
 }
+
+/** The manifest's tree with its plugin references resolved (the resolve stage; a manifest whose text never says `_plugin` is not walked). */
+const resolveReferences = async (text: string, tree: Node.Node, resolvers: Resolve.Resolvers): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Node.Node>> =>
+  Resolve.mayRefer(text) ? Resolve.resolve(tree, resolvers) : E.right(tree)
 
 /** The process environment as the manifest's `Environ` (only what it reads ends up in the plan). */
 const environ = (): Record<string, string> => Object.fromEntries(Object.entries(process.env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])))
@@ -150,14 +160,17 @@ export const compileManifest = async (
   providers: Providers,
   warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void,
   local = true,
+  resolvers: Resolve.Resolvers = Resolve.none,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog>> => {
   const text = await readManifest(manifestPath)
   if (E.isLeft(text)) return text
-  const tree = Compile.parse(manifestPath, text.right)
+  const parsed = Compile.parse(manifestPath, text.right)
+  if (E.isLeft(parsed)) return parsed
+  const tree = await resolveReferences(text.right, parsed.right, resolvers)
   if (E.isLeft(tree)) return tree
   const factValues = await factsFor(text.right, machine, facts, local)
   if (E.isLeft(factValues)) return factValues
-  const hiera = await readHiera(facts.hiera)
+  const hiera = await readHiera(facts.hiera, resolvers)
   if (E.isLeft(hiera)) return hiera
   const plugins = await providersFor(tree.right, providers, warn)
   const now = nowOf(facts)

@@ -88,7 +88,8 @@ const providerOf = (raw: Manifest.RawResource): string | undefined => {
 export interface Inputs {
   readonly facts?: unknown
   readonly environ?: Readonly<Record<string, string>>
-  readonly hiera?: { readonly file: string; readonly text: string }
+  /** The `--hiera` document: its text (digests, annotations) and, when the resolve stage has replaced its plugin references, its resolved tree. */
+  readonly hiera?: { readonly file: string; readonly text: string; readonly tree?: Node.Node }
   /** The plugin types found at run time (libral providers' types): manifest resource types too. */
   readonly plugins?: ReadonlyArray<Registry.Plugin>
   /** The time `now()` gives; recorded in the plan when the manifest calls it. */
@@ -155,7 +156,7 @@ export const usesProviders = (tree: Node.Node): boolean => {
 
 /** Compiles a parsed manifest (`text` is its source, for digests and annotations). */
 export const compileTree = (file: string, text: string, root: Node.Node, baseDir: string, inputs: Inputs = {}): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> => {
-  const hiera = inputs.hiera === undefined ? undefined : Yaml.parse(inputs.hiera.file, inputs.hiera.text)
+  const hiera = inputs.hiera === undefined ? undefined : inputs.hiera.tree !== undefined ? E.right(inputs.hiera.tree) : Yaml.parse(inputs.hiera.file, inputs.hiera.text)
   if (hiera !== undefined && E.isLeft(hiera)) return E.left(firstSyntaxErrors(inputs.hiera!.file, hiera.left))
   const decoded = Manifest.decode(file, root, {
     ...(inputs.now !== undefined ? { now: inputs.now } : {}),

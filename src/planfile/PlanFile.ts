@@ -1,4 +1,5 @@
 // PlanFile: the only owner of plan.json: canonical serialization, content hash, version and integrity checks.
+import * as Redact from './Redact.js'
 import * as Shape from './Shape.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
@@ -20,8 +21,9 @@ const hashOfSorted = (sorted: unknown): string => 'sha256:' + Digest.sha256(JSON
 /** The content hash of a plan body: sha256 of its canonical JSON. */
 export const hashOf = (body: Plan.Body): string => hashOfSorted(Digest.sortKeys(body))
 
-/** Seals a body with its hash. */
-export const seal = (body: Plan.Body): Plan.Plan => {
+/** Seals a body with its hash, its sensitive values redacted first (Redact: the hash is of what the file holds). */
+export const seal = (clear: Plan.Body, secrets?: Redact.Secrets): Plan.Plan => {
+  const body = secrets === undefined ? clear : Redact.body(clear, secrets)
   const sorted = Digest.sortKeys(body) as Record<string, unknown>
   const plan = { ...body, hash: hashOfSorted(sorted) }
   sortedBodies.set(plan, sorted)
@@ -33,7 +35,8 @@ export const seal = (body: Plan.Body): Plan.Plan => {
  * person never reads it, saving or applying it does. Equal to `seal(body)` in every observable way,
  * provided the body is not mutated (plans never are).
  */
-export const sealLazily = (body: Plan.Body): Plan.Plan => {
+export const sealLazily = (clear: Plan.Body, secrets?: Redact.Secrets): Plan.Plan => {
+  const body = secrets === undefined ? clear : Redact.body(clear, secrets)
   let hash: string | undefined
   const plan = { ...body } as Plan.Plan
   return Object.defineProperty(plan, 'hash', {

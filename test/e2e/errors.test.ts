@@ -86,6 +86,15 @@ const cases: Record<string, Case> = {
   'bad expression': { manifest: file(`            content: "a {{ 1 + }} b"\n${attrs}`), at: '5:31', resource: 'file#/etc/x', says: /unexpected token/ },
   'unterminated template': { manifest: file(`            content: "a {{ lookup('data.x') b"\n${attrs}`), at: '5:25', resource: 'file#/etc/x', says: /unterminated \{\{: no closing \}\}/ },
   'lookup of a missing key': { manifest: file(`            content: "{{ lookup('data.nope') }}"\n${attrs}`), at: '5:26', resource: 'file#/etc/x', says: /missing key 'data.nope'/ },
+  // plugin references (the resolve stage): with no plugin to answer, a reference is an error at it, never data
+  'a plugin reference no plugin answers': {
+    manifest: `data:\n  password:\n    _plugin: vault\n    path: secret/db\n` + file(`            content: "{{ lookup('data.password') }}"\n${attrs}`),
+    at: '3:5',
+    plan: true,
+    says: /_plugin: "vault": no plugin of that name/,
+  },
+  'a plugin reference in a resource': { manifest: file(`            content:\n              _plugin: env_var\n              var: HOME\n${attrs}`), at: '6:15', says: /_plugin: "env_var": no plugin of that name/ },
+  'a plugin reference that names no plugin': { manifest: `data:\n  password:\n    _plugin: [a]\n` + file(attrs), at: '3:14', says: /_plugin must name a plugin \(a non-empty string\), not a list/ },
   'unknown name in ${ }': { manifest: file(`            content: "\${ Dta.x }"\n${attrs}`), at: '5:26', resource: 'file#/etc/x', says: /unknown name Dta/ },
 }
 

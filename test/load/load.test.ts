@@ -2,7 +2,7 @@
 // plan records a digest of.
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import * as Load from '../../src/cli/load.js'
+import * as Load from '../../src/load/load.js'
 import { compile } from '../../src/compiler/compile.js'
 import * as Fault from '../../src/core/Fault.js'
 import * as Digest from '../../src/core/Digest.js'

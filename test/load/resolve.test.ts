@@ -1,0 +1,123 @@
+// resolve: plugin references are replaced by what their plugins give, inner ones first, results
+// resolved again, every failure an error at the reference; a document without one is untouched.
+// The resolvers here are functions of the test: plait has no reference plugins of its own yet.
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect, it } from 'vitest'
+import * as Fault from '../../src/core/Fault.js'
+import { compileTree, parse } from '../../src/compiler/compile.js'
+import * as Resolve from '../../src/load/resolve.js'
+import * as Node from '../../src/manifest/Node.js'
+import * as References from '../../src/manifest/References.js'
+
+const tree = (text: string): Node.Node => {
+  const t = parse('m.yaml', text)
+  if (E.isLeft(t)) throw new Error(t.left.map((d) => d.message).join('\n'))
+  return t.right
+}
+
+const resolved = async (text: string, resolvers: Resolve.Resolvers): Promise<unknown> => {
+  const r = await Resolve.resolve(tree(text), resolvers)
+  if (E.isLeft(r)) throw new Error(r.left.map((d) => d.message).join('\n'))
+  return Node.toJS(r.right)
+}
+
+const problems = async (text: string, resolvers: Resolve.Resolvers = Resolve.none): Promise<ReadonlyArray<string>> => {
+  const r = await Resolve.resolve(tree(text), resolvers)
+  if (E.isRight(r)) throw new Error('resolved, but should not have')
+  return r.left.map((d) => `${d.at?.line}:${d.at?.col} ${d.code} ${d.message}${d.hint === undefined ? '' : ` (${d.hint})`}`)
+}
+
+/** A plugin that gives its `value` parameter, and records what it was asked. */
+const echo = (asked: References.Reference[] = []): Resolve.Resolver => (ref) => {
+  asked.push(ref)
+  return TE.right(ref.parameters['value'])
+}
+
+describe('the resolve stage', () => {
+  it('gives back a document without references as it is, without walking it', async () => {
+    const t = tree('data:\n  a: 1\n  b: [x, {c: d}]\n')
+    const r = await Resolve.resolve(t, Resolve.none)
+    expect(E.isRight(r) && r.right).toBe(t)
+  })
+
+  it('replaces a reference by its plugin\'s value, in data, lists and properties', async () => {
+    const text = 'data:\n  a:\n    _plugin: echo\n    value: one\n  list:\n    - _plugin: echo\n      value: [1, true, null]\n    - plain\n'
+    expect(await resolved(text, new Map([['echo', echo()]]))).toEqual({ data: { a: 'one', list: [[1, true, null], 'plain'] } })
+  })
+
+  it('resolves the references in a reference\'s parameters first, and hands the plugin plain data', async () => {
+    const asked: References.Reference[] = []
+    const text = 'x:\n  _plugin: echo\n  value:\n    inner:\n      _plugin: echo\n      value: deep\n'
+    expect(await resolved(text, new Map([['echo', echo(asked)]]))).toEqual({ x: { inner: 'deep' } })
+    expect(asked.map((a) => a.parameters)).toEqual([{ value: 'deep' }, { value: { inner: 'deep' } }])
+    expect(asked.map((a) => `${a.at.line}:${a.at.col}`)).toEqual(['5:7', '2:3'])
+  })
+
+  it('resolves a result that is itself a reference', async () => {
+    const again: Resolve.Resolver = () => TE.right({ _plugin: 'echo', value: 'at last' })
+    expect(await resolved('x:\n  _plugin: again\n', new Map([['again', again], ['echo', echo()]]))).toEqual({ x: 'at last' })
+  })
+
+  it('keeps a plugin\'s strings as text: "0644" is not read as a number', async () => {
+    const r = await Resolve.resolve(tree('x:\n  _plugin: echo\n  value: "0644"\n'), new Map([['echo', echo()]]))
+    const x = E.isRight(r) && r.right._tag === 'Map' ? r.right.entries[0]!.value : undefined
+    expect(x).toMatchObject({ _tag: 'Scalar', value: '0644', quoted: true, at: { line: 2, col: 3 } })
+  })
+
+  it('refuses a reference no plugin answers, at its _plugin key, saying which plugins there are', async () => {
+    expect(await problems('a:\n  _plugin: vault\n  path: x\nb:\n  - _plugin: other\n')).toEqual([
+      '2:3 Reference _plugin: "vault": no plugin of that name (no reference plugins are available)',
+      '5:5 Reference _plugin: "other": no plugin of that name (no reference plugins are available)',
+    ])
+    expect(await problems('a:\n  _plugin: vault\n', new Map([['yaml', echo()], ['env_var', echo()]]))).toEqual(['2:3 Reference _plugin: "vault": no plugin of that name (reference plugins: env_var, yaml)'])
+  })
+
+  it('refuses a _plugin that is not a plugin name', async () => {
+    expect(await problems('a:\n  _plugin: [x]\nb:\n  _plugin: ""\nc:\n  _plugin: 3\n')).toEqual([
+      '2:12 Decode _plugin must name a plugin (a non-empty string), not a list',
+      '4:12 Decode _plugin must name a plugin (a non-empty string), not an empty string',
+      '6:12 Decode _plugin must name a plugin (a non-empty string), not a number',
+    ])
+  })
+
+  it('reports a plugin\'s fault at its reference', async () => {
+    const failing: Resolve.Resolver = () => TE.left(Fault.make('TimedOut', 'bolt', 'resolve_reference', 'vault', 'no answer in 300 s'))
+    expect(await problems('a:\n  _plugin: vault\n', new Map([['vault', failing]]))).toEqual(['2:3 Reference _plugin: "vault": resolve_reference vault: no answer in 300 s'])
+  })
+
+  it('stops a plugin that answers with itself', async () => {
+    const self: Resolve.Resolver = () => TE.right({ _plugin: 'self' })
+    expect(await problems('a:\n  _plugin: self\n', new Map([['self', self]]))).toEqual([
+      `2:3 Reference _plugin: "self": plugin results hold references ${Resolve.depthLimit} levels deep (a plugin that answers with a reference to itself never ends)`,
+    ])
+  })
+
+  it('gives compile documents whose values came from plugins, at the reference\'s position', async () => {
+    const text = 'data:\n  motd:\n    _plugin: echo\n    value: hello\nccm:\n  resources:\n    - file:\n        - /etc/motd:\n            owner: root\n            group: root\n            mode: "0644"\n            content: "{{ lookup(\'data.motd\') }}"\n'
+    const r = await Resolve.resolve(tree(text), new Map([['echo', echo()]]))
+    if (E.isLeft(r)) throw new Error('no')
+    const ok = compileTree('m.yaml', text, r.right, '/srv')
+    if (E.isLeft(ok)) throw new Error(ok.left.map((d) => d.message).join('\n'))
+    expect((ok.right.resources[0] as unknown as { content: { text: string } }).content.text).toBe('hello')
+  })
+
+  const plain = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string().filter((k) => k !== '_plugin'), tie('node'), { maxKeys: 4 })),
+  })).node
+
+  test.prop([plain])('a document without references resolves to itself (law: identity)', async (value) => {
+    const at = { file: 'm.yaml', line: 1, col: 1 }
+    const n = References.nodeOf(value, at)
+    const r = await Resolve.resolve(n, new Map([['echo', echo()]]))
+    expect(E.isRight(r) && r.right).toBe(n)
+  })
+
+  test.prop([plain, plain])('a reference resolves to exactly its plugin\'s value, wherever it stands (law: substitution)', async (outer, inner) => {
+    const at = { file: 'm.yaml', line: 1, col: 1 }
+    const doc = References.nodeOf({ outer, here: { _plugin: 'echo', value: inner } }, at)
+    const r = await Resolve.resolve(doc, new Map([['echo', echo()]]))
+    expect(E.isRight(r) && Node.toJS(r.right)).toEqual({ outer, here: inner ?? null })
+  })
+})
