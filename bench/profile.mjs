@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // profile: where `plait plan` of N unchanged files spends its time. Generates the bench workload,
-// applies it below a temporary root, runs `node --cpu-prof dist/cli/main.js plan ...` on it, and
+// applies it below a temporary root, runs `node --cpu-prof dist/cli/main.js plan ...` on it (tsc's
+// output, module by module, so that phases can be told by module; the shipped bundle is
+// dist/bin/plait.js), and
 // prints the time by phase and the hottest functions, mapped back to src/ through the source maps.
 // The profile is kept in .bench/ (open it in Chrome DevTools, Performance tab, or speedscope).
 //

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const plait = join(here, '..', 'dist', 'cli', 'main.js')
+const plait = join(here, '..', 'dist', 'bin', 'plait.js')
 const work = mkdtempSync(join(tmpdir(), 'plait-demo-'))
 const root = join(work, 'root')
 const example = join(work, 'example')

@@ -23,7 +23,7 @@ export interface RunOptions {
   readonly umask?: number
 }
 
-/** Runs `node dist/cli/main.js ...args` and collects its exit and output. */
+/** Runs `node dist/bin/plait.js ...args` (the bundled command, as it ships) and collects its exit and output. */
 export const plait = (args: ReadonlyArray<string>, options: RunOptions = {}): Promise<Run> =>
   new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, ...options.env }

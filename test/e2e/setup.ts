@@ -1,4 +1,4 @@
-// setup: builds dist/ once for the e2e suite.
+// setup: builds dist/ once for the e2e suite (tsc, then the bundle of the command, as npm run build does).
 //
 // Usable as a vitest globalSetup (`globalSetup: ['test/e2e/setup.ts']`), and also called from every
 // e2e file's beforeAll through `ensureBuilt()`, which builds at most once per vitest run even when
@@ -10,7 +10,7 @@ import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
-export const binary = path.join(repo, 'dist', 'cli', 'main.js')
+export const binary = path.join(repo, 'dist', 'bin', 'plait.js')
 
 const build = (): void => {
   if (process.env['PLAIT_E2E_SKIP_BUILD'] === '1' && existsSync(binary)) return
@@ -21,6 +21,9 @@ const build = (): void => {
     if (!existsSync(binary)) throw new Error(`build failed:\n${r.stdout}${r.stderr}`)
     process.stderr.write(`warning: tsc reported errors; testing the emitted dist/ anyway\n${r.stdout.slice(0, 2000)}`)
   }
+  // The command as it ships: the bundle (scripts/bundle.mjs), dist/bin/plait.js.
+  const b = spawnSync(process.execPath, [path.join(repo, 'scripts', 'bundle.mjs')], { cwd: repo, encoding: 'utf8' })
+  if (b.status !== 0) throw new Error(`bundle failed:\n${b.stdout}${b.stderr}`)
 }
 
 /** vitest globalSetup entry point. */
