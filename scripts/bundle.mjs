@@ -1,29 +1,83 @@
 #!/usr/bin/env node
-// bundle: the plait command as it ships, one file (dist/bin/plait.js, package.json's `bin`) plus
-// the chunks it loads on demand (dist/bin/chunks/), so that starting plait reads a handful of files
-// instead of some 230 modules. `npm run build` runs it after tsc, which type-checks and still emits
-// dist/ module by module (bench/profile.mjs profiles that, phase by module; a test imports one).
-// dist/bin/ sits at the depth of dist/cli/, so paths relative to a module's URL (package.json,
-// lib/libral from a chunk) resolve as they do from tsc's output; an e2e test checks both.
-import { build } from 'esbuild'
+// bundle: the plait command as it ships, in dist/bin/ (package.json's `bin`):
+//   plait.cjs        every module of the command and its dependencies, one script
+//   plait.js         the launcher (src/cli/launcher.ts): runs plait.cjs with V8's code cache
+//   plait.cjs.cache  that cache, made here by one representative run (a plan of plans/demo)
+// so that starting plait reads three files and compiles almost nothing, instead of loading some
+// 230 modules of tsc's output and 137 files of dependencies and compiling them every time.
+// `npm run build` runs it after tsc, which type-checks and still emits dist/ module by module
+// (bench/profile.mjs profiles that, phase by module; a test imports one module of it).
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
+const out = join(repo, 'dist', 'bin')
+
+/**
+ * fp-ts and io-ts as ES modules: the source imports their CommonJS `lib/` (plain Node needs it),
+ * whose interop wrappers cost start-up time and keep the bundle from dropping what is unused;
+ * their `es6/` builds are the same code as ES modules.
+ */
+const esModules = {
+  name: 'fp-ts-es6',
+  setup(b) {
+    b.onResolve({ filter: /^(fp-ts|io-ts)\/lib\// }, (args) => b.resolve(args.path.replace('/lib/', '/es6/'), { kind: args.kind, resolveDir: args.resolveDir }))
+  },
+}
+
+// Built in a folder of its own and moved into dist/bin/ a file at a time (each rename is atomic),
+// so that a plait started meanwhile (tests building while others run) never finds a file missing
+// or half written; a bundle and a cache that do not match are only a cache V8 refuses.
+const staging = join(repo, 'dist', `.bin.${process.pid}`)
+rmSync(staging, { recursive: true, force: true })
 
 await build({
   absWorkingDir: repo,
   entryPoints: ['src/cli/main.ts'],
-  outdir: 'dist/bin',
-  entryNames: 'plait',
-  chunkNames: 'chunks/[name]-[hash]',
+  outfile: join(staging, 'plait.cjs'),
   bundle: true,
-  splitting: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  mainFields: ['module', 'main'],
+  plugins: [esModules],
+  // A module's URL is the bundle's (the launcher passes it): paths below the package are found
+  // from it by walking up to package.json (src/interpreters/installation.ts), at any depth.
+  define: { 'import.meta.url': '__plaitUrl' },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: 'linked',
+  logLevel: 'warning',
+})
+
+await build({
+  absWorkingDir: repo,
+  entryPoints: ['src/cli/launcher.ts'],
+  outfile: join(staging, 'plait.js'),
+  bundle: false,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  sourcemap: 'linked',
-  // Dependencies written as CommonJS (fp-ts, io-ts, commander) call require() for Node's own modules.
-  banner: { js: "import { createRequire as __plaitRequire } from 'node:module'; const require = __plaitRequire(import.meta.url);" },
   logLevel: 'warning',
 })
+
+mkdirSync(out, { recursive: true })
+for (const f of readdirSync(staging)) renameSync(join(staging, f), join(out, f))
+rmSync(staging, { recursive: true, force: true })
+
+// The code cache: V8's compiled code after a plan of the demo (the path most commands share),
+// saved by the launcher at exit. Built with this Node; another Node ignores it.
+const root = mkdtempSync(join(tmpdir(), 'plait-bundle-'))
+try {
+  const r = spawnSync(process.execPath, [join(out, 'plait.js'), 'plan', join(repo, 'plans', 'demo', 'manifest.yaml'), '--root', root], {
+    env: { ...process.env, PLAIT_WRITE_CODE_CACHE: '1' },
+    encoding: 'utf8',
+  })
+  if (r.status !== 0) throw new Error(`bundle: the cache run of the bundled plait failed (exit ${r.status}):\n${r.stderr}${r.stdout}`)
+} finally {
+  rmSync(root, { recursive: true, force: true })
+}

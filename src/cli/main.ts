@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // main: the plait command line; the one place where errors become exit codes and text.
-import { readFileSync } from 'node:fs'
 import { rename, stat, unlink, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 import { Command, CommanderError, Option } from 'commander'
@@ -11,6 +10,7 @@ import * as Apply from '../executor/apply.js'
 import * as Recover from '../executor/recover.js'
 import * as ReportM from '../executor/Report.js'
 import type { Machine } from '../interpreters/Machine.js'
+import * as Installation from '../interpreters/installation.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as CheckCommand from './check.js'
@@ -23,7 +23,7 @@ import * as Render from './render.js'
 import * as Streams from './streams.js'
 import * as Terminal from '../core/Terminal.js'
 
-const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+const version = Installation.version(import.meta.url)
 
 /** Exit codes: 0 success (no changes with --detailed-exitcode), 1 error, 2 changes present. */
 const EXIT_ERROR = 1
@@ -280,16 +280,15 @@ CompileCommands.register(program)
 FactsCommand.register(program)
 CheckCommand.register(program)
 
-// The libral commands load the process runtime and fast-check; `plait plan` and `apply` should not pay for that
-// at start-up, so they are registered only when they (or the help listing) are asked for.
-const sub = process.argv[2]
-const RalCli = sub === 'ral' || sub === 'provider' || sub === 'help' || sub === '--help' || sub === '-h' || sub === undefined ? await import('./ral.js') : undefined
-if (RalCli !== undefined) {
-  RalCli.register(program)
-  ;(await import('./provider.js')).register(program)
-}
-
 const main = async (): Promise<number> => {
+  // The libral commands load the process runtime and fast-check; `plait plan` and `apply` should not pay for that
+  // at start-up, so they are registered only when they (or the help listing) are asked for.
+  const sub = process.argv[2]
+  const RalCli = sub === 'ral' || sub === 'provider' || sub === 'help' || sub === '--help' || sub === '-h' || sub === undefined ? await import('./ral.js') : undefined
+  if (RalCli !== undefined) {
+    RalCli.register(program)
+    ;(await import('./provider.js')).register(program)
+  }
   try {
     await program.parseAsync(process.argv)
     return 0
@@ -315,4 +314,7 @@ for (const stream of [process.stdout, process.stderr]) {
   })
 }
 
-process.exitCode = await main()
+// No top-level await: the bundled command is a script (scripts/bundle.mjs), which has none.
+void main().then((code) => {
+  process.exitCode = code
+})

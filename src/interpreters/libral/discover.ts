@@ -4,11 +4,11 @@
 // the file. A bad provider is left out; the others are still usable.
 import * as fs from 'node:fs/promises'
 import * as nodePath from 'node:path'
-import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
 import * as Digest from '../../core/Digest.js'
 import * as Fault from '../../core/Fault.js'
+import * as Installation from '../installation.js'
 import * as Metadata from './protocol/Metadata.js'
 import * as Registry from './protocol/Registry.js'
 import * as Invoke from './invoke.js'
@@ -36,7 +36,7 @@ export interface Discovered {
 }
 
 /** plait's own providers: lib/libral/ of the installed package. */
-export const ownDir = fileURLToPath(new URL('../../../lib/libral', import.meta.url))
+export const ownDir = nodePath.join(Installation.packageDir(import.meta.url), 'lib', 'libral')
 
 /** Where libral installed its providers. */
 export const systemDir = '/usr/share/libral/data'

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// launcher: the `plait` command as it ships (dist/bin/plait.js, made by scripts/bundle.mjs). It
+// runs the bundled command (plait.cjs beside it) with V8's code cache (plait.cjs.cache, made by
+// `npm run build`), so that a start does not parse and compile plait's code again: Node 20 has no
+// compile cache for ES modules, and compiling them was most of a small plan's time. A cache V8
+// does not accept (another Node, other flags) is ignored, and the code is compiled as usual.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import * as nodePath from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as vm from 'node:vm'
+
+const bundle = new URL('./plait.cjs', import.meta.url)
+const cacheFile = new URL('./plait.cjs.cache', import.meta.url)
+const file = fileURLToPath(bundle)
+
+const readCache = (): Buffer | undefined => {
+  try {
+    return readFileSync(cacheFile)
+  } catch {
+    return undefined
+  }
+}
+
+// The bundle is wrapped as Node wraps a CommonJS module, on its first line so that line numbers
+// hold; its `#!` line, if any, becomes a comment.
+const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//')
+const cachedData = readCache()
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __plaitUrl) {${source}\n})`, {
+  filename: file,
+  ...(cachedData !== undefined ? { cachedData } : {}),
+})
+if (process.env['PLAIT_DEBUG'] !== undefined) process.stderr.write(`code cache: ${cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'used'}\n`)
+// `npm run build` sets this for one representative run: what V8 compiled by the end of it is saved.
+// It is written beside and renamed into place, so that a plait starting meanwhile reads a whole one.
+if (process.env['PLAIT_WRITE_CODE_CACHE'] === '1') {
+  process.once('exit', () => {
+    const temp = `${fileURLToPath(cacheFile)}.${process.pid}.tmp`
+    writeFileSync(temp, script.createCachedData())
+    renameSync(temp, cacheFile)
+  })
+}
+const module = { exports: {} }
+;(script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, file, nodePath.dirname(file), bundle.href)
