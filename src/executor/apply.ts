@@ -241,7 +241,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     const notes: string[] = [] // why it runs as it does: shown before its steps' reasons
     const after: string[] = [] // what running it showed (output, health checks): shown after them
     const turn = await Run.run(type.turn(r, { accounts, changed: (id) => outcomeOf(id) === 'changed' }), requests)
-    if (E.isLeft(turn)) error = turn.left
+    if (E.isLeft(turn)) error = turn.left.description
     else {
       steps = turn.right.steps
       expected = turn.right.expected

@@ -6,6 +6,7 @@
 import type * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import type * as Diagnostic from '../core/Diagnostic.js'
+import type * as Fault from '../core/Fault.js'
 import type { Observation } from '../core/Observation.js'
 import type * as Plan from '../core/Plan.js'
 import type { Position } from '../core/Position.js'
@@ -109,8 +110,12 @@ export interface ResourceType<S extends Spec = Spec, O = unknown, P extends Plan
   readonly needs: (plan: P) => ReadonlyArray<string>
   /** Observes it again before apply: what drifted since the plan was made. */
   readonly check: (plan: P, accounts: Accounts) => Observation<Checked>
-  /** Decides its steps at its turn. */
-  readonly turn: (plan: P, env: TurnEnv) => Observation<E.Either<string, Turn>>
+  /**
+   * Decides its steps at its turn. A failure (a guard that cannot run, a managed file that cannot
+   * be read, a deferred value that cannot be worked out) is a fault of its kind whose description
+   * is the whole sentence the report shows, and whose cause is the fault it comes from.
+   */
+  readonly turn: (plan: P, env: TurnEnv) => Observation<E.Either<Fault.Fault, Turn>>
   /** Observes it after its steps ran: how it misses its desired state (nothing: verified). */
   readonly verify: (plan: P) => Observation<ReadonlyArray<string>>
   /**

@@ -8,6 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
 import * as Digest from '../../core/Digest.js'
 import * as Fault from '../../core/Fault.js'
+import * as Errno from '../Errno.js'
 import * as Installation from '../installation.js'
 import * as Metadata from './protocol/Metadata.js'
 import * as Registry from './protocol/Registry.js'
@@ -90,12 +91,13 @@ const isReadable = async (p: string): Promise<boolean> => {
   }
 }
 
-const readText = async (p: string): Promise<E.Either<string, string | undefined>> => {
+/** A metadata file's text, nothing when it is missing, or the fault (of the errno's kind) whose description is the sentence a diagnostic shows. */
+const readText = async (p: string): Promise<E.Either<Fault.Fault, string | undefined>> => {
   try {
     return E.right(await fs.readFile(p, 'utf8'))
   } catch (e) {
-    const code = (e as { code?: string }).code
-    return code === 'ENOENT' ? E.right(undefined) : E.left(`cannot read ${p}: ${(e as Error).message}`)
+    const code = Errno.codeOf(e)
+    return code === 'ENOENT' ? E.right(undefined) : E.left(Fault.make(Errno.tag(code), 'libral', 'read', p, `cannot read ${p}: ${(e as Error).message}`, e))
   }
 }
 
@@ -111,7 +113,7 @@ export const load = async (ctx: Invoke.Context, path: string, options: LoadOptio
   if (!(await isExecutableFile(path))) return problem(`provider ${path} is not an executable file`, `chmod +x ${path}`)
   const yamlPath = path.replace(/\.prov$/, '.yaml')
   const yaml = await readText(yamlPath)
-  if (E.isLeft(yaml)) return problem(yaml.left)
+  if (E.isLeft(yaml)) return problem(yaml.left.description)
   let text: string
   let metaSource: string
   let from: 'yaml' | 'describe'

@@ -88,6 +88,7 @@ interface Call<A> {
   readonly action: string
   readonly args: ReadonlyArray<string>
   readonly input: string
+  /** The protocol's pure parser of stdout: its message says how the output breaks the protocol, and `call` makes it a ProtocolViolation naming the provider and the action. */
   readonly parse: (stdout: string) => E.Either<string, Reply.Reply<A>>
 }
 

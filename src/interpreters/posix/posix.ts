@@ -57,7 +57,7 @@ const readProcessStart = async (pid: number): Promise<string | null> => {
     throw e
   }
   const start = Proc.startTime(text)
-  if (E.isLeft(start)) throw Errno.failure('EPROTO', `unreadable /proc/${pid}/stat: ${start.left}`)
+  if (E.isLeft(start)) throw Errno.failure('EPROTO', `unreadable /proc/${pid}/stat: ${start.left.description}`)
   return start.right
 }
 

@@ -4,6 +4,7 @@
 // The second field, comm, is in parentheses and may itself contain spaces and ")", so fields are
 // counted from the LAST ")": after it come field 3 (state), 4 (ppid), ... 22 (starttime).
 import * as E from 'fp-ts/lib/Either.js'
+import * as Fault from '../../core/Fault.js'
 
 // model
 
@@ -18,21 +19,22 @@ export interface Stat {
 
 // constructors
 
-/** Parses the text of /proc/PID/stat. */
-export const parse = (text: string): E.Either<string, Stat> => {
+/** Parses the text of /proc/PID/stat; text that breaks its format is a ProtocolViolation whose description says how. */
+export const parse = (text: string): E.Either<Fault.Fault, Stat> => {
+  const violation = (description: string): E.Either<Fault.Fault, never> => E.left(Fault.make('ProtocolViolation', 'posix', 'parse', '/proc/PID/stat', description))
   const open = text.indexOf('(')
   const close = text.lastIndexOf(')')
-  if (open < 0 || close < open) return E.left('no "(comm)" field')
+  if (open < 0 || close < open) return violation('no "(comm)" field')
   const pidText = text.slice(0, open).trim()
-  if (!/^[0-9]+$/.test(pidText)) return E.left(`pid field "${pidText}" is not a number`)
+  if (!/^[0-9]+$/.test(pidText)) return violation(`pid field "${pidText}" is not a number`)
   const rest = text.slice(close + 1).trim().split(/\s+/)
   // rest[0] is field 3, so field n is rest[n - 3]
   const state = rest[0]
   const startTime = rest[22 - 3]
-  if (state === undefined || state.length === 0 || startTime === undefined) return E.left(`only ${rest.length + 2} fields, need 22`)
-  if (!/^[0-9]+$/.test(startTime)) return E.left(`start time field "${startTime}" is not a number`)
+  if (state === undefined || state.length === 0 || startTime === undefined) return violation(`only ${rest.length + 2} fields, need 22`)
+  if (!/^[0-9]+$/.test(startTime)) return violation(`start time field "${startTime}" is not a number`)
   return E.right(Object.freeze({ pid: Number(pidText), comm: text.slice(open + 1, close), state, startTime }))
 }
 
 /** Field 22 (the start time) of /proc/PID/stat text. */
-export const startTime = (text: string): E.Either<string, string> => E.map((s: Stat) => s.startTime)(parse(text))
+export const startTime = (text: string): E.Either<Fault.Fault, string> => E.map((s: Stat) => s.startTime)(parse(text))

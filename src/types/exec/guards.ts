@@ -8,14 +8,18 @@ import * as Obs from '../../core/Observation.js'
 import type * as Step from './Step.js'
 import type { ExecStatus } from './plan.js'
 
-/** What the guards say now; a guard that cannot run (not found, timed out) is an error, a non-zero exit is not. */
-export const evaluate = (g: Step.ExecRun['guards']): Observation<E.Either<string, ExecStatus>> => {
-  const commands = (status: ExecStatus): Observation<E.Either<string, ExecStatus>> => {
-    const ask = (k: 'onlyif' | 'unless', s: ExecStatus, rest: (s: ExecStatus) => Observation<E.Either<string, ExecStatus>>): Observation<E.Either<string, ExecStatus>> => {
+/**
+ * What the guards say now. A guard that cannot run (not found, timed out) is a fault of its kind,
+ * caused by the command's fault, whose description is the whole sentence the report shows; a
+ * non-zero exit is an answer, not a fault.
+ */
+export const evaluate = (g: Step.ExecRun['guards']): Observation<E.Either<Fault.Fault, ExecStatus>> => {
+  const commands = (status: ExecStatus): Observation<E.Either<Fault.Fault, ExecStatus>> => {
+    const ask = (k: 'onlyif' | 'unless', s: ExecStatus, rest: (s: ExecStatus) => Observation<E.Either<Fault.Fault, ExecStatus>>): Observation<E.Either<Fault.Fault, ExecStatus>> => {
       const c = g[k]
       if (c === undefined) return rest(s)
       return Obs.chain((r: E.Either<Fault.Fault, Obs.Exit>) => {
-        if (E.isLeft(r)) return Obs.done(E.left(`the ${k} guard could not run: ${Fault.render(r.left)}`))
+        if (E.isLeft(r)) return Obs.done(E.left(Fault.make(r.left._tag, 'exec', k, r.left.subject, `the ${k} guard could not run: ${Fault.render(r.left)}`, r.left)))
         const passed = r.right.exitCode === 0
         const next = { ...s, [k]: passed }
         return k === 'onlyif' && !passed ? Obs.done(E.right(next)) : rest(next)
@@ -26,7 +30,7 @@ export const evaluate = (g: Step.ExecRun['guards']): Observation<E.Either<string
   if (g.creates === undefined) return commands({})
   const creates = g.creates
   return Obs.chain((p: E.Either<Fault.Fault, import('../../core/Probe.js').Probe>) => {
-    if (E.isLeft(p)) return Obs.done(E.left(`cannot check creates ${creates}: ${Fault.render(p.left)}`))
+    if (E.isLeft(p)) return Obs.done(E.left(Fault.make(p.left._tag, 'exec', 'creates', creates, `cannot check creates ${creates}: ${Fault.render(p.left)}`, p.left)))
     const status = { creates: p.right._tag !== 'Absent' }
     return status.creates ? Obs.done(E.right(status)) : commands(status)
   })(Obs.probe(creates, { contentLimit: 0 }))

@@ -4,6 +4,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as DeferredM from '../../core/Deferred.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
+import * as Fault from '../../core/Fault.js'
 import type { Observation } from '../../core/Observation.js'
 import * as Obs from '../../core/Observation.js'
 import type * as Step from './Step.js'
@@ -41,11 +42,11 @@ const observe = (spec: Spec.ExecSpec): Observation<E.Either<Diagnostic.Diagnosti
       const texts = bytes === undefined ? undefined : DeferredContent.textsOf(d.managed, bytes)
       const step = texts === undefined || E.isLeft(texts) ? undefined : ExecDeferred.workOut(d, texts.right)
       if (step === undefined || E.isLeft(step)) return Obs.done(E.right({ status: {} }))
-      return Obs.map((s: E.Either<string, ExecPlan.ExecStatus>) => E.right(E.isRight(s) ? { status: {}, now: { step: step.right, status: s.right } } : { status: {} }))(Guards.evaluate(step.right.guards))
+      return Obs.map((s: E.Either<Fault.Fault, ExecPlan.ExecStatus>) => E.right(E.isRight(s) ? { status: {}, now: { step: step.right, status: s.right } } : { status: {} }))(Guards.evaluate(step.right.guards))
     })(Managed.readSome([...new Set(Object.values(d.managed))]))
   }
   if (spec.creates === undefined && spec.onlyif === undefined && spec.unless === undefined) return Obs.done(E.right({ status: {} }))
-  return Obs.map((s: E.Either<string, ExecPlan.ExecStatus>) => (E.isLeft(s) ? E.left(Diagnostic.make('Observe', s.left, { at: spec.at, resource: spec.id })) : E.right({ status: s.right })))(
+  return Obs.map((s: E.Either<Fault.Fault, ExecPlan.ExecStatus>) => (E.isLeft(s) ? E.left(Diagnostic.make('Observe', s.left.description, { at: spec.at, resource: spec.id })) : E.right({ status: s.right })))(
     Guards.evaluate(ExecPlan.guardsOf(spec)),
   )
 }
@@ -59,10 +60,10 @@ const observe = (spec: Spec.ExecSpec): Observation<E.Either<Diagnostic.Diagnosti
  * if its guards now say so (a refresh_only command never does). A deferred exec is worked out
  * first and then decided the same way, as one its guards have not been asked about.
  */
-const turn = (r: ExecResourcePlan, changed: (id: string) => boolean): Observation<E.Either<string, Turn>> => {
-  const decided = (steps: ReadonlyArray<Step.ExecRun>, notes: ReadonlyArray<string>): E.Either<string, Turn> => E.right({ steps, expected: r, notes })
-  const skip = (run: Step.ExecRun): Observation<E.Either<string, string | undefined>> => Obs.map(E.map((s: ExecPlan.ExecStatus) => ExecPlan.skipReason(run.guards, s)))(Guards.evaluate(run.guards))
-  const decide = (planned: Step.ExecRun | undefined, recheck: Step.ExecRun | undefined, notes: ReadonlyArray<string>): Observation<E.Either<string, Turn>> => {
+const turn = (r: ExecResourcePlan, changed: (id: string) => boolean): Observation<E.Either<Fault.Fault, Turn>> => {
+  const decided = (steps: ReadonlyArray<Step.ExecRun>, notes: ReadonlyArray<string>): E.Either<Fault.Fault, Turn> => E.right({ steps, expected: r, notes })
+  const skip = (run: Step.ExecRun): Observation<E.Either<Fault.Fault, string | undefined>> => Obs.map(E.map((s: ExecPlan.ExecStatus) => ExecPlan.skipReason(run.guards, s)))(Guards.evaluate(run.guards))
+  const decide = (planned: Step.ExecRun | undefined, recheck: Step.ExecRun | undefined, notes: ReadonlyArray<string>): Observation<E.Either<Fault.Fault, Turn>> => {
     const candidate = planned ?? recheck
     const triggeredBy = (r.subscribe ?? []).filter(changed)
     if (candidate !== undefined && triggeredBy.length > 0) return Obs.done(decided([{ ...candidate, reason: `refreshed: ${triggeredBy.join(', ')} changed` }], notes))
@@ -81,10 +82,10 @@ const turn = (r: ExecResourcePlan, changed: (id: string) => boolean): Observatio
   }
   const d = r.deferred
   if (d === undefined) return decide(r.steps[0], r.recheck, [])
-  return Obs.chain((read: E.Either<string, Map<string, Uint8Array>>) => {
+  return Obs.chain((read: E.Either<Fault.Fault, Map<string, Uint8Array>>) => {
     const texts = E.isLeft(read) ? read : DeferredContent.textsOf(d.managed, read.right)
     const worked = E.isLeft(texts) ? texts : ExecDeferred.workOut(d, texts.right)
-    if (E.isLeft(worked)) return Obs.done(E.left(`cannot work out the deferred command: ${worked.left}`))
+    if (E.isLeft(worked)) return Obs.done(E.left(Fault.make(worked.left._tag, 'exec', 'turn', r.id, `cannot work out the deferred command: ${worked.left.description}`, worked.left)))
     const notes = [`worked out at its turn: ${worked.right.line}`]
     if (d.refreshOnly && !(r.subscribe ?? []).some(changed)) return Obs.done(decided([], [...notes, 'not run: refresh_only, and no subscribed resource changed']))
     return decide(undefined, worked.right, notes)

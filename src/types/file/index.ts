@@ -13,7 +13,7 @@ import { contentProblem, type FileStep, type FileWrite } from './Step.js'
 import { field as f } from '../../core/Terminal.js'
 import * as Managed from '../Managed.js'
 import * as Render from '../Render.js'
-import type { ResourceType } from '../ResourceType.js'
+import type { ResourceType, Turn } from '../ResourceType.js'
 import * as DeferredContent from './DeferredContent.js'
 import * as FilePlan from './plan.js'
 import * as Planner from './planner.js'
@@ -22,12 +22,10 @@ import * as Spec from './Spec.js'
 import * as Status from './Status.js'
 import { verify } from './verify.js'
 
-/** Probes a resource's path, with the old bytes when they will be needed for a diff. */
-const probePath = (spec: Spec.FileSpec, want: FilePlan.Bytes | undefined): Observation<E.Either<Diagnostic.Diagnostic, Status.FileStatus>> =>
+/** Probes a resource's path, with the old bytes when they will be needed for a diff; a failed probe is a fault whose description is the sentence a report shows. */
+const probePath = (spec: Spec.FileSpec, want: FilePlan.Bytes | undefined): Observation<E.Either<Fault.Fault, Status.FileStatus>> =>
   Obs.map((r: E.Either<Fault.Fault, Probe>) =>
-    E.isLeft(r)
-      ? E.left(Diagnostic.make('Observe', `cannot observe ${spec.path}: ${Fault.render(r.left)}`, { at: spec.at, resource: spec.id }))
-      : E.right(Status.fromProbe(r.right)),
+    E.isLeft(r) ? E.left(Fault.make(r.left._tag, 'file', 'observe', spec.path, `cannot observe ${spec.path}: ${Fault.render(r.left)}`, r.left)) : E.right(Status.fromProbe(r.right)),
   )(Obs.probe(spec.path, want === undefined ? {} : { contentUnless: want.sha256, contentLimit: FilePlan.diffLimit }))
 
 /** What stands at the parent of a path that would be created (a failed probe counts as nothing there). */
@@ -89,10 +87,10 @@ const resolve = (r: FileResourcePlan & { readonly deferred: DeferredM.Deferred }
       ...(r.desired.group !== undefined ? { group: r.desired.group.name } : {}),
       ...(mode !== undefined && E.isRight(mode) ? { mode: mode.right } : {}),
     }
-    return Obs.map((status: E.Either<Diagnostic.Diagnostic, Status.FileStatus>) => {
-      if (E.isLeft(status)) return E.left(status.left.message)
+    return Obs.map((status: E.Either<Fault.Fault, Status.FileStatus>): E.Either<Fault.Fault, Turn> => {
+      if (E.isLeft(status)) return status
       const planned = FilePlan.plan(spec, want, status.right, accounts)
-      if (E.isLeft(planned)) return E.left(planned.left.message)
+      if (E.isLeft(planned)) return E.left(Fault.make('Failed', 'file', 'plan', r.id, planned.left.message, planned.left))
       const note = d.property === 'source' ? `content read from ${d.path} (${want.data.length} bytes), after ${d.after.join(', ')}` : `content worked out after ${d.after.join(', ')} (${want.data.length} bytes)`
       return E.right({ steps: planned.right.steps, expected: { ...r, desired: planned.right.desired }, notes: [note] })
     })(probePath(spec, want))
@@ -131,7 +129,10 @@ export const file: ResourceType<Spec.FileSpec, Planner.Observed, FileResourcePla
       const s = Status.fromProbe(p.right)
       return Status.digest(s) === r.observed.digest ? {} : { drift: `changed since the plan was made: was ${r.observed.summary}, now ${Status.summary(s, accounts)}` }
     })(Obs.probe(r.name)),
-  turn: (r, env) => (isDeferred(r) ? Obs.map(E.mapLeft((e: string) => `cannot work out the deferred content: ${e}`))(resolve(r, env.accounts)) : Obs.done(E.right({ steps: r.steps, expected: r, notes: [] }))),
+  turn: (r, env) =>
+    isDeferred(r)
+      ? Obs.map(E.mapLeft((e: Fault.Fault) => Fault.make(e._tag, 'file', 'turn', r.id, `cannot work out the deferred content: ${e.description}`, e)))(resolve(r, env.accounts))
+      : Obs.done(E.right({ steps: r.steps, expected: r, notes: [] })),
   verify: (r) => Obs.map((p: E.Either<Fault.Fault, Probe>) => (E.isLeft(p) ? [Fault.render(p.left)] : verify(r.desired, Status.fromProbe(p.right))))(Obs.probe(r.name)),
   render: (r, options) =>
     isDeferred(r)

@@ -3,6 +3,7 @@ import { createTwoFilesPatch } from 'diff'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
 import * as Digest from '../../core/Digest.js'
+import * as Fault from '../../core/Fault.js'
 import * as Mode from '../../core/Mode.js'
 import type { Accounts } from '../../core/Probe.js'
 import type { Action } from '../../core/Plan.js'
@@ -29,8 +30,8 @@ export const diffLimit = 256 * 1024
 
 // resolution
 
-/** Resolves a user or group given by name or numeric id against the account database. */
-export const resolvePrincipal = (kind: 'owner' | 'group', text: string, accounts: Accounts): E.Either<string, Principal> => {
+/** Resolves a user or group given by name or numeric id against the account database; a name it does not hold is NotFound. */
+export const resolvePrincipal = (kind: 'owner' | 'group', text: string, accounts: Accounts): E.Either<Fault.Fault, Principal> => {
   const byName = kind === 'owner' ? accounts.users : accounts.groups
   const names = kind === 'owner' ? accounts.userNames : accounts.groupNames
   if (/^[0-9]+$/.test(text)) {
@@ -39,7 +40,7 @@ export const resolvePrincipal = (kind: 'owner' | 'group', text: string, accounts
   }
   const id = byName.get(text)
   return id === undefined
-    ? E.left(`could not look up ${kind === 'owner' ? 'user' : 'group'} "${text}"`)
+    ? E.left(Fault.make('NotFound', 'file', kind, text, `could not look up ${kind === 'owner' ? 'user' : 'group'} "${text}"`))
     : E.right({ name: text, id })
 }
 
@@ -77,9 +78,9 @@ export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatu
   let group: Principal | undefined
   if (spec.ensure !== 'absent') {
     const o = resolvePrincipal('owner', spec.owner ?? '', accounts)
-    if (E.isLeft(o)) return fail(o.left)
+    if (E.isLeft(o)) return fail(o.left.description)
     const g = resolvePrincipal('group', spec.group ?? '', accounts)
-    if (E.isLeft(g)) return fail(g.left)
+    if (E.isLeft(g)) return fail(g.left.description)
     owner = o.right
     group = g.right
   }

@@ -115,7 +115,7 @@ export const planDeferredOrNow = (
   const bytes = DeferredM.managedBytes(deferred.managed, o.managed)
   if (!settled || bytes === undefined) return planDeferred(spec, deferred, o.status, accounts)
   const worked = DeferredContent.contentOf(deferred, bytes)
-  if (E.isLeft(worked)) return E.left(Diagnostic.make('Expression', worked.left, { at: spec.at, resource: spec.id }))
+  if (E.isLeft(worked)) return E.left(Diagnostic.make('Expression', worked.left.description, { at: spec.at, resource: spec.id }))
   return planResource({ ...spec, content: worked.right.content }, worked.right.bytes, o.status, accounts)
 }
 
