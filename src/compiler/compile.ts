@@ -216,8 +216,9 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   const ids = new Set(m.resources.map((raw) => ResourceId.make(raw.type, raw.name)))
   const earlier = new Map<string, string>() // id or alias → id
   const links = new Map<string, CatalogLinks>()
+  const subscribing = types.names.filter((n) => types.lookup(n, undefined)?.subscribes === true)
   for (const [index, whole] of m.resources.entries()) {
-    const split = Properties.decode(whole, scope)
+    const split = Properties.decode(whole, scope, { accepts: types.lookup(whole.type, providerOf(whole))?.subscribes === true, kinds: subscribing })
     const id = ResourceId.make(whole.type, whole.name)
     problems.push(...split.problems.map(Diagnostic.withResource(id)))
     const resolve = (refs: ReadonlyArray<Properties.Ref>, key: string): string[] =>

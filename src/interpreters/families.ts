@@ -16,6 +16,10 @@ import * as LibralSteps from './libral/steps.js'
 import type { Machine } from './Machine.js'
 import * as Probes from './probes.js'
 import type { Runner } from './Runner.js'
+import type { Manager as ServiceManager } from './services/Manager.js'
+import * as ServiceProbes from './services/probes.js'
+import * as ServiceSteps from './services/steps.js'
+import * as Systemctl from './services/systemctl.js'
 import type { StepFamily } from './steps.js'
 
 /** What the request families of a run are made of; each is made only when a program asks it. */
@@ -29,6 +33,8 @@ export interface Services {
   readonly seen?: (path: string, sha256: string) => void
   /** The libral session, and the plan's providers by full name (apply). */
   readonly libral?: { readonly session: () => Promise<Session>; readonly target?: (qname: string) => Target }
+  /** The service manager (default: systemctl, made on the first request). */
+  readonly services?: () => ServiceManager
 }
 
 const missing = (what: string): Family => ({
@@ -45,8 +51,15 @@ export const requests = (s: Services): Families => {
     command: () => (s.runner === undefined ? missing('exec guards are observed without a command runner') : Probes.commands(s.runner)),
     host: () => (s.readHost === undefined ? missing('host files are read outside planning') : Probes.hostFiles(s.readHost, s.seen)),
     libral: () => (s.libral === undefined ? missing('libral resources are observed without a libral session') : LibralProbes.family(s.libral.session, s.libral.target)),
+    service: () => ServiceProbes.family(s.services ?? once(() => Systemctl.make())),
   }
   return lazily(table)
+}
+
+/** A value made on first use, once. */
+const once = <A>(make: () => A): (() => A) => {
+  let made: { readonly value: A } | undefined
+  return () => (made ??= { value: make() }).value
 }
 
 /** A table whose entries are made on first use, once. */
@@ -66,6 +79,8 @@ export interface ApplyServices {
   readonly runner?: Runner
   /** Makes the session that runs the plan's libral providers (default: a quiet one with PLAIT_ROOT_DIR set to a non-"/" root). */
   readonly libral?: () => Promise<Session>
+  /** The service manager of service steps and queries (default: systemctl). */
+  readonly services?: ServiceManager
 }
 
 /**
@@ -89,15 +104,18 @@ export const open = async (machine: Machine, plan: Plan.Plan, services: ApplySer
     if (runtime === undefined) throw new Error('invariant: a libral step of a plan without providers')
     return runtime
   }
+  const serviceManager = once(() => services.services ?? Systemctl.make())
   const requestFamilies = requests({
     machine,
     runner: runnerOf,
+    services: serviceManager,
     ...(runtime !== undefined ? { libral: { session: async () => runtime!.session, target: (q: string) => runtime!.target(q) } } : {}),
   })
   const table: Record<string, () => StepFamily> = {
     file: () => FileSteps.family(machine),
     exec: () => CommandSteps.family(runnerOf),
     libral: () => LibralSteps.family(libralRuntime),
+    service: () => ServiceSteps.family(serviceManager),
   }
   return E.right({ requests: requestFamilies, steps: lazily(table) })
 }

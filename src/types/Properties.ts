@@ -45,8 +45,11 @@ export interface Properties {
 /** The common properties' keys. */
 export const keys = ['alias', 'require', 'subscribe', 'control', 'health_checks', 'register_when_stable'] as const
 
-/** The types that refresh on `subscribe`: exec (CCM's service too, which plait does not have yet). */
-export const subscribers = ['exec'] as const
+/** Whether an entry's type refreshes on `subscribe` (a property of the type: ResourceType.subscribes), and the kinds that do, for the message when it does not. */
+export interface Subscribers {
+  readonly accepts: boolean
+  readonly kinds: ReadonlyArray<string>
+}
 
 /** A health check's timeout when it sets none. */
 export const defaultCheckTimeoutMs = 60_000
@@ -184,7 +187,7 @@ const decodeControl = (e: Node.Entry, scope: Scope, problems: Diagnostic.Diagnos
  * Splits a raw resource into its common properties and the rest (for its type's decoder). A
  * `control` that skips the resource is reported in `control.skip`.
  */
-export const decode = (raw: RawResource, scope: Scope): { readonly common: Properties; readonly rest: RawResource; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } => {
+export const decode = (raw: RawResource, scope: Scope, subscribers: Subscribers): { readonly common: Properties; readonly rest: RawResource; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } => {
   const problems: Diagnostic.Diagnostic[] = []
   let alias: Ref | undefined
   let require: Ref[] = []
@@ -212,8 +215,9 @@ export const decode = (raw: RawResource, scope: Scope): { readonly common: Prope
         break
       case 'subscribe':
         subscribe = refs(e, scope, problems)
-        if (!(subscribers as ReadonlyArray<string>).includes(raw.type)) {
-          problems.push(Diagnostic.make('Validation', `subscribe is for exec resources, not ${raw.type}`, { at: e.keyAt, hint: 'to order this resource after another, use require' }))
+        if (!subscribers.accepts) {
+          const kinds = subscribers.kinds.length <= 1 ? subscribers.kinds.join('') : `${subscribers.kinds.slice(0, -1).join(', ')} and ${subscribers.kinds[subscribers.kinds.length - 1]}`
+          problems.push(Diagnostic.make('Validation', `subscribe is for ${kinds} resources, not ${raw.type}`, { at: e.keyAt, hint: 'to order this resource after another, use require' }))
         }
         break
       case 'register_when_stable':

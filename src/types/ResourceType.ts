@@ -108,6 +108,8 @@ export interface ResourceType<S extends Spec = Spec, O = unknown, P extends Plan
   readonly mayChange: (plan: P) => boolean
   /** Resources it cannot do without beyond `require` (those a deferred value reads from). */
   readonly needs: (plan: P) => ReadonlyArray<string>
+  /** True when its resources may `subscribe` (they refresh when a resource they subscribe to changes); elsewhere `subscribe` is an error. */
+  readonly subscribes?: boolean
   /** Observes it again before apply: what drifted since the plan was made. */
   readonly check: (plan: P, accounts: Accounts) => Observation<Checked>
   /**

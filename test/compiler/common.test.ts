@@ -31,7 +31,7 @@ describe('require and subscribe', () => {
     expect(es).toMatch(/require: exec#second is this resource itself/)
   })
   it('refuse subscribe on a type that does not refresh, and a taken alias', () => {
-    expect(errors(file('/etc/a') + file('/etc/b', 'subscribe: [file#/etc/a]'))).toMatch(/subscribe is for exec resources, not file\n {2}hint: to order this resource after another, use require/)
+    expect(errors(file('/etc/a') + file('/etc/b', 'subscribe: [file#/etc/a]'))).toMatch(/subscribe is for exec and service resources, not file\n {2}hint: to order this resource after another, use require/)
     expect(errors(file('/etc/a', 'alias: x') + file('/etc/b', 'alias: x'))).toMatch(/alias x is already the alias of file#\/etc\/a/)
   })
   it('refuse an alias that is the id of another resource, even a later one', () => {

@@ -103,6 +103,7 @@ const render = (r: ExecResourcePlan): ReadonlyArray<string> => {
 
 export const exec: ResourceType<Spec.ExecSpec, Observed, ExecResourcePlan> = {
   kind: 'exec',
+  subscribes: true,
   codec: ExecResourcePlan,
   keys: Spec.keys,
   decode: (raw, env) => Spec.decode(raw, env.scope, env.baseDir, env.deferral),
