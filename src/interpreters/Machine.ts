@@ -3,6 +3,8 @@
 // Paths are machine paths: absolute, clean, as a manifest names them. An interpreter confined to a
 // root (posix with --root, or memory) maps them below that root and refuses any that escape it.
 // Every primitive returns a TaskEither; failures are Fault values, never exceptions.
+import type * as E from 'fp-ts/lib/Either.js'
+import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Fault } from '../core/Fault.js'
 
@@ -20,6 +22,11 @@ export interface Machine {
   // observation
   /** lstat + (for regular files) read + sha256, in one primitive so observe stays a single pass. */
   readonly probe: (path: string, options?: ProbeOptions) => TE.TaskEither<Fault, Probe>
+  /**
+   * Probes many paths at once: for each, what `probe` gives it, in order. An interpreter may share
+   * work between them (posix walks each parent directory once per batch); observation asks this.
+   */
+  readonly probeAll: (requests: ReadonlyArray<{ readonly path: string; readonly options?: ProbeOptions }>) => T.Task<ReadonlyArray<E.Either<Fault, Probe>>>
   /** The user and group database, read once per run. */
   readonly accounts: () => TE.TaskEither<Fault, Accounts>
   /** Reads a whole file. */

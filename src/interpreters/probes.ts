@@ -12,27 +12,10 @@ import type { Command, Runner } from './Runner.js'
 /** Reads a file of the host (a manifest's source files live beside the manifest, not on the target). */
 export type ReadHost = (path: string) => Promise<E.Either<Fault.Fault, Uint8Array>>
 
-/** How many probes run at once: enough to hide I/O latency, few enough to keep file descriptors low. */
-export const concurrency = 32
-
-/** Runs `f` over items with at most `limit` in flight, keeping result order. */
-export const mapLimit = async <A, B>(items: ReadonlyArray<A>, limit: number, f: (a: A) => Promise<B>): Promise<B[]> => {
-  const out = new Array<B>(items.length)
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++
-      out[i] = await f(items[i]!)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return out
-}
-
-/** Probes of machine paths, `concurrency` at a time. */
+/** Probes of machine paths: one batch of the machine's for each round's requests. */
 export const paths = (machine: Machine): Family => ({
   merge: true,
-  answer: (bodies) => mapLimit(bodies as ReadonlyArray<{ path: string; options: ProbeOptions }>, concurrency, (b) => machine.probe(b.path, b.options)()),
+  answer: (bodies) => machine.probeAll(bodies as ReadonlyArray<{ path: string; options: ProbeOptions }>)(),
 })
 
 /** Commands, one at a time in the order asked; the runner is made on the first one. */

@@ -166,6 +166,25 @@ export const describeMachineContract = (name: string, factory: (snapshot: Snapsh
       })
     })
 
+    describe('probeAll', () => {
+      const paths = ['/etc/motd', '/etc/app.conf', '/nope', '/nope/deeper', '/etc/motd/x', '/etc/current', '/srv/link/a.txt', '/', '/etc', '/etc/logo.bin', '/etc/motd', 'etc/relative', '/etc/../etc/motd']
+
+      it('gives every path, in order, what probe gives it (absent paths, symlinked parents, repeats, bad paths)', async () => {
+        const { machine } = await start()
+        const requests = paths.map((path, i) => ({ path, ...(i % 2 === 0 ? { options: { contentUnless: sha('other') } } : {}) }))
+        const each = await Promise.all(requests.map((r) => machine.probe(r.path, r.options)()))
+        expect(await machine.probeAll(requests)()).toEqual(each)
+        expect(each.filter(E.isLeft).map((f) => f.left._tag)).toEqual(['Escape', 'Escape'])
+      })
+
+      it('answers an empty batch with nothing, and changes nothing', async () => {
+        const h = await start()
+        expect(await h.machine.probeAll([])()).toEqual([])
+        await h.machine.probeAll(paths.map((path) => ({ path })))()
+        await unchanged(h)
+      })
+    })
+
     describe('path validation', () => {
       const bad = ['etc/motd', '', '/etc/../etc/motd', '/etc/./motd', '//etc', '/etc/', '/etc//motd', '/..']
       it.each(bad)('refuses %j with an Escape fault, in every primitive', async (path) => {

@@ -3,6 +3,7 @@
 // and removes below it. Whatever interleaving happens, nothing outside the root changes, no temp
 // file is left on either side, and every outcome reported as done is true inside the root.
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
@@ -97,5 +98,41 @@ describe('a directory swapped for an outward symlink while the machine acts', ()
     // the race was real: some steps ran and some met the symlink
     expect(done.length).toBeGreaterThan(0)
     expect(refused).toBeGreaterThan(0)
+  }, 120_000)
+})
+
+describe('a directory swapped for an outward symlink while a batch observes', () => {
+  it('never lets a batched probe read a file outside the root', async () => {
+    const base = tempDir()
+    const root = path.join(base, 'root')
+    const outside = path.join(base, 'outside')
+    fs.mkdirSync(path.join(root, 'd'), { recursive: true })
+    fs.mkdirSync(outside, { recursive: true })
+    for (let i = 0; i < 200; i++) {
+      fs.writeFileSync(path.join(root, 'd', `f${i}`), 'inside\n')
+      fs.writeFileSync(path.join(outside, `f${i}`), 'outside\n')
+    }
+    const outsideSha = createHash('sha256').update('outside\n').digest('hex')
+    const machine = Posix.make({ root })
+    const stop = swapper(root, outside)
+    const seen = { inside: 0, refused: 0, absent: 0 }
+    try {
+      for (let round = 0; round < 60; round++) {
+        const results = await machine.probeAll(Array.from({ length: 200 }, (_, i) => ({ path: `/d/f${i}` })))()
+        for (const r of results) {
+          if (E.isLeft(r)) seen.refused++
+          else if (r.right._tag === 'File') {
+            expect(r.right.probe.sha256).not.toBe(outsideSha)
+            seen.inside++
+          } else seen.absent++
+        }
+      }
+    } finally {
+      await stop()
+    }
+    settle(root)
+    // the race was real: some probes read the file inside, some met the symlink or a missing d
+    expect(seen.inside).toBeGreaterThan(0)
+    expect(seen.refused + seen.absent).toBeGreaterThan(0)
   }, 120_000)
 })

@@ -8,7 +8,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import * as Fault from '../../core/Fault.js'
 import * as AccountsTable from '../Accounts.js'
 import * as Errno from '../Errno.js'
-import type { Attrs, Machine } from '../Machine.js'
+import type { Attrs, Machine, Probe } from '../Machine.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import * as Snapshot from '../Snapshot.js'
 import * as Primitives from './primitives.js'
@@ -148,6 +148,11 @@ const machine = (
     name: 'memory',
     root: '/',
     probe: (path, probeOptions) => observe('probe', path, () => Primitives.probe(tree, path, probeOptions)),
+    probeAll: (requests) => async () => {
+      const out: E.Either<Fault.Fault, Probe>[] = []
+      for (const r of requests) out.push(await self.probe(r.path, r.options)())
+      return out
+    },
     accounts: () => async () => (crashed ? E.left(crash('accounts', '/etc/passwd')) : E.right(accounts)),
     readFile: (path) => observe('readFile', path, () => Primitives.readFile(tree, path)),
     readdir: (path) => observe('readdir', path, () => Primitives.readdir(tree, path)),

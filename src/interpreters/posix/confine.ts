@@ -41,7 +41,24 @@ export interface Confinement {
   readonly at: <A>(op: string, path: string, body: (place: Place) => A | Promise<A>) => Promise<A>
   /** `at` for a synchronous body (reads of small inputs where the caller cannot wait). */
   readonly atSync: <A>(op: string, path: string, body: (place: Place) => A) => A
+  /**
+   * A batch of observations (never mutations): `atSync` that keeps each parent directory's handle
+   * for the rest of the batch, so that the files of one directory cost one walk, not one each.
+   * A handle names the directory it was opened on whatever happens to its path afterwards, as in
+   * `at`; the batch only lengthens the time it is held, to one observation round. The caller must
+   * `close` the batch, which releases every handle.
+   */
+  readonly batch: () => Batch
 }
+
+/** A batch of observations sharing parent directory handles (see Confinement.batch). */
+export interface Batch {
+  readonly atSync: <A>(op: string, path: string, body: (place: Place) => A) => A
+  readonly close: () => void
+}
+
+/** Parent directory handles a batch holds at most (the oldest is closed first): far below any descriptor limit. */
+const batchHandles = 64
 
 /** Symlinks followed in one walk before it is refused, as the kernel's limit. */
 const maxLinks = 40
@@ -69,8 +86,14 @@ export const validate = (op: string, path: string): void => {
   if (why !== undefined) throw Errno.escape('posix', op, path, why)
 }
 
+const unconfinedAt = <A>(op: string, path: string, body: (place: Place) => A): A => {
+  validate(op, path)
+  return body({ entry: path, dir: PosixPath.dirname(path), name: PosixPath.basename(path) })
+}
+
 const unconfined: Confinement = Object.freeze({
   root: '/',
+  batch: () => ({ atSync: unconfinedAt, close: () => undefined }),
   at: async <A>(op: string, path: string, body: (place: Place) => A | Promise<A>): Promise<A> => {
     validate(op, path)
     return body({ entry: path, dir: PosixPath.dirname(path), name: PosixPath.basename(path) })
@@ -187,6 +210,34 @@ const confined = (hostRoot: string): Confinement => {
         return body(p.place)
       } finally {
         p.release()
+      }
+    },
+    batch: (): Batch => {
+      // Each parent directory is walked once; a walk that failed is not kept (it is asked again).
+      const held = new Map<string, Handle>()
+      return {
+        atSync: <A>(op: string, path: string, body: (place: Place) => A): A => {
+          validate(op, path)
+          if (path === '/') return body({ entry: hostRoot, dir: nodePath.dirname(hostRoot), name: '' })
+          const parentPath = PosixPath.dirname(path)
+          let parent = held.get(parentPath)
+          if (parent === undefined) {
+            parent = openDirectory(op, path, parentPath)
+            if (held.size >= batchHandles) {
+              const [oldest, h] = held.entries().next().value!
+              held.delete(oldest)
+              closeAll([h])
+            }
+            held.set(parentPath, parent)
+          }
+          const dir = handlePath(parent.fd)
+          const name = PosixPath.basename(path)
+          return body({ entry: `${dir}/${name}`, dir, name })
+        },
+        close: () => {
+          closeAll([...held.values()])
+          held.clear()
+        },
       }
     },
   })

@@ -69,6 +69,7 @@ export const make = (options: Options = {}): Machine => {
     name: 'posix',
     root: confine.root,
     probe: (path, probeOptions) => run('probe', path, () => Observe.probe(confine, path, probeOptions)),
+    probeAll: (requests) => async () => Observe.probeAll(confine, requests).map((r, i) => (r.ok ? E.right(r.probe) : E.left(Errno.toFault('posix', 'probe', requests[i]!.path, r.error)))),
     accounts: () => () => {
       accounts ??= run('accounts', '/etc/passwd', () => readAccounts(options))().then((r) => {
         if (E.isLeft(r)) accounts = undefined

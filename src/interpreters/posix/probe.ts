@@ -8,7 +8,7 @@ import * as crypto from 'node:crypto'
 import { closeSync, constants, fstatSync, lstatSync, openSync, opendirSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs'
 import * as Errno from '../Errno.js'
 import type { Entry, EntryKind, Probe, ProbeOptions } from '../Machine.js'
-import { handlePath, type Confinement } from './confine.js'
+import { handlePath, type Confinement, type Place } from './confine.js'
 
 /** Files up to this size are read whole; larger ones are hashed in chunks unless their bytes are wanted. */
 const wholeLimit = 16 * 1024 * 1024
@@ -81,54 +81,96 @@ const hashFile = (fd: number, size: number, keep: boolean): { sha256: string; by
  */
 export const probe = async (confine: Confinement, path: string, options: ProbeOptions = {}): Promise<Probe> => {
   try {
-    return await confine.at('probe', path, ({ entry: host }) => {
-      const st = lstatSync(host, { throwIfNoEntry: false }) // a missing path is common (plans of new files): no Error for it
-      if (st === undefined) return absent
-      const kind = kindOf(st)
-      switch (kind) {
-        case 'file': {
-          const fd = openSync(host, readFlags)
-          try {
-            const fst = fstatSync(fd)
-            if (!fst.isFile()) throw Errno.failure('EAGAIN', `${path} changed while it was observed`)
-            const limit = options.contentLimit ?? defaultContentLimit
-            const wanted = options.contentUnless !== undefined && fst.size <= limit
-            const read = hashFile(fd, fst.size, wanted)
-            const entry = entryOf(fst, kind, read.size)
-            const content = wanted && read.bytes !== undefined && read.sha256 !== options.contentUnless && read.size <= limit ? read.bytes : undefined
-            return Object.freeze({
-              _tag: 'File',
-              probe: Object.freeze(content === undefined ? { entry, sha256: read.sha256 } : { entry, sha256: read.sha256, content }),
-            })
-          } finally {
-            closeSync(fd)
-          }
-        }
-        case 'directory': {
-          const fd = openSync(host, dirFlags)
-          try {
-            const dir = opendirSync(handlePath(fd), { bufferSize: 4 })
-            try {
-              return Object.freeze({ _tag: 'Directory', entry: entryOf(fstatSync(fd), kind), empty: dir.readSync() === null })
-            } finally {
-              dir.closeSync()
-            }
-          } finally {
-            closeSync(fd)
-          }
-        }
-        case 'symlink':
-          return Object.freeze({ _tag: 'Symlink', entry: entryOf(st, kind), target: readlinkSync(host) })
-        case 'other':
-          return Object.freeze({ _tag: 'Other', entry: entryOf(st, kind) })
-      }
-    })
+    return await confine.at('probe', path, probeAt(path, options))
   } catch (e) {
     const code = Errno.codeOf(e)
     if (code === 'ENOENT' || code === 'ENOTDIR') return absent
     throw e
   }
 }
+
+/** What probing one path gave: its probe, or what was thrown (posix.ts makes a Fault of it). */
+export type Probed = { readonly ok: true; readonly probe: Probe } | { readonly ok: false; readonly error: unknown }
+
+/**
+ * Probes many paths in one synchronous pass that shares parent directory handles (a confinement
+ * batch): the files of one directory cost one walk from the root, and no promise is made per file.
+ * Each path gets the answer `probe` would give it.
+ */
+export const probeAll = (confine: Confinement, requests: ReadonlyArray<{ readonly path: string; readonly options?: ProbeOptions }>): ReadonlyArray<Probed> => {
+  const batch = confine.batch()
+  // Paths are taken directory by directory (a manifest may list them in any order), so that each
+  // parent is walked once while the batch holds only a few handles; answers keep the asked order.
+  const order = requests.map((_, i) => i).sort((x, y) => compareParents(requests[x]!.path, requests[y]!.path) || x - y)
+  const out = new Array<Probed>(requests.length)
+  try {
+    for (const i of order) {
+      const { path, options } = requests[i]!
+      try {
+        out[i] = { ok: true, probe: batch.atSync('probe', path, probeAt(path, options ?? {})) }
+      } catch (e) {
+        const code = Errno.codeOf(e)
+        out[i] = code === 'ENOENT' || code === 'ENOTDIR' ? { ok: true, probe: absent } : { ok: false, error: e }
+      }
+    }
+    return out
+  } finally {
+    batch.close()
+  }
+}
+
+/** Orders paths by their parent directory's path. */
+const compareParents = (a: string, b: string): number => {
+  const pa = a.slice(0, a.lastIndexOf('/'))
+  const pb = b.slice(0, b.lastIndexOf('/'))
+  return pa < pb ? -1 : pa > pb ? 1 : 0
+}
+
+/** Probes the entry of a place (found by `at` or a batch). */
+const probeAt =
+  (path: string, options: ProbeOptions) =>
+  ({ entry: host }: Place): Probe => {
+    const st = lstatSync(host, { throwIfNoEntry: false }) // a missing path is common (plans of new files): no Error for it
+    if (st === undefined) return absent
+    const kind = kindOf(st)
+    switch (kind) {
+      case 'file': {
+        const fd = openSync(host, readFlags)
+        try {
+          const fst = fstatSync(fd)
+          if (!fst.isFile()) throw Errno.failure('EAGAIN', `${path} changed while it was observed`)
+          const limit = options.contentLimit ?? defaultContentLimit
+          const wanted = options.contentUnless !== undefined && fst.size <= limit
+          const read = hashFile(fd, fst.size, wanted)
+          const entry = entryOf(fst, kind, read.size)
+          const content = wanted && read.bytes !== undefined && read.sha256 !== options.contentUnless && read.size <= limit ? read.bytes : undefined
+          return Object.freeze({
+            _tag: 'File',
+            probe: Object.freeze(content === undefined ? { entry, sha256: read.sha256 } : { entry, sha256: read.sha256, content }),
+          })
+        } finally {
+          closeSync(fd)
+        }
+      }
+      case 'directory': {
+        const fd = openSync(host, dirFlags)
+        try {
+          const dir = opendirSync(handlePath(fd), { bufferSize: 4 })
+          try {
+            return Object.freeze({ _tag: 'Directory', entry: entryOf(fstatSync(fd), kind), empty: dir.readSync() === null })
+          } finally {
+            dir.closeSync()
+          }
+        } finally {
+          closeSync(fd)
+        }
+      }
+      case 'symlink':
+        return Object.freeze({ _tag: 'Symlink', entry: entryOf(st, kind), target: readlinkSync(host) })
+      case 'other':
+        return Object.freeze({ _tag: 'Other', entry: entryOf(st, kind) })
+    }
+  }
 
 /** Files that readFile reads whole: state files and backups of managed files are far smaller. */
 export const readLimit = 256 * 1024 * 1024
