@@ -101,7 +101,8 @@ export const probeAll = (confine: Confinement, requests: ReadonlyArray<{ readonl
   const batch = confine.batch()
   // Paths are taken directory by directory (a manifest may list them in any order), so that each
   // parent is walked once while the batch holds only a few handles; answers keep the asked order.
-  const order = requests.map((_, i) => i).sort((x, y) => compareParents(requests[x]!.path, requests[y]!.path) || x - y)
+  const parents = requests.map((r) => r.path.slice(0, r.path.lastIndexOf('/')))
+  const order = requests.map((_, i) => i).sort((x, y) => (parents[x]! < parents[y]! ? -1 : parents[x]! > parents[y]! ? 1 : x - y))
   const out = new Array<Probed>(requests.length)
   try {
     for (const i of order) {
@@ -117,13 +118,6 @@ export const probeAll = (confine: Confinement, requests: ReadonlyArray<{ readonl
   } finally {
     batch.close()
   }
-}
-
-/** Orders paths by their parent directory's path. */
-const compareParents = (a: string, b: string): number => {
-  const pa = a.slice(0, a.lastIndexOf('/'))
-  const pb = b.slice(0, b.lastIndexOf('/'))
-  return pa < pb ? -1 : pa > pb ? 1 : 0
 }
 
 /** Probes the entry of a place (found by `at` or a batch). */
