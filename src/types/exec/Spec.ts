@@ -5,7 +5,8 @@ import * as Diagnostic from '../../core/Diagnostic.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import type { Position } from '../../core/Position.js'
 import * as ResourceId from '../../core/ResourceId.js'
-import { renderString, renderValue, type RawResource, type Scope } from '../../manifest/Manifest.js'
+import * as Fields from '../Fields.js'
+import { renderValue, type RawResource, type Scope } from '../../manifest/Manifest.js'
 import * as Node from '../../manifest/Node.js'
 import type * as Deferred from '../../core/Deferred.js'
 import * as Deferral from '../Deferral.js'
@@ -90,21 +91,7 @@ export const commandProblem = (provider: Provider, line: string): string | undef
 /** Decodes and validates an exec resource. */
 export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?: Deferral.Deferral): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ExecSpec> => {
   const id = ResourceId.make('exec', raw.name)
-  const problems: Diagnostic.Diagnostic[] = []
-  const fail = (code: Diagnostic.Code, message: string, at: Position, hint?: string): void => {
-    problems.push(Diagnostic.make(code, message, { at, resource: id, hint }))
-  }
-  const str = (e: Node.Entry): string | undefined => {
-    const local: Diagnostic.Diagnostic[] = []
-    const v = renderString(e.value, scope, local)
-    for (const d of local) problems.push(Diagnostic.withResource(id)(Diagnostic.make(d.code, `${e.key}: ${d.message}`, { at: d.at, hint: d.hint })))
-    return v
-  }
-  const bool = (e: Node.Entry): boolean | undefined => {
-    if (e.value._tag === 'Scalar' && typeof e.value.value === 'boolean') return e.value.value
-    fail('Decode', `${e.key} must be a boolean, found ${Node.describe(e.value)}`, e.value.at)
-    return undefined
-  }
+  const { problems, fail, str, bool } = Fields.make(id, scope)
   const strings = (e: Node.Entry): ReadonlyArray<{ value: string; at: Position }> | undefined => {
     if (e.value._tag !== 'Seq') {
       fail('Decode', `${e.key} must be a list of strings, found ${Node.describe(e.value)}`, e.value.at)

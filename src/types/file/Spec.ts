@@ -5,8 +5,9 @@ import * as Mode from '../../core/Mode.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import type { Position } from '../../core/Position.js'
 import * as ResourceId from '../../core/ResourceId.js'
+import * as Fields from '../Fields.js'
 import type * as Deferred from '../../core/Deferred.js'
-import { renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
+import type { RawResource, Scope } from '../../manifest/Manifest.js'
 import * as Deferral from '../Deferral.js'
 import * as Node from '../../manifest/Node.js'
 
@@ -65,21 +66,12 @@ const deferContent = (e: Node.Entry, scope: Scope, baseDir: string, deferral: De
 /** Decodes and validates a file resource; `baseDir` resolves a relative `source` (the manifest's directory). */
 export const decode = (raw: RawResource, scope: Scope, baseDir: string, deferral?: Deferral.Deferral): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, FileSpec> => {
   const id = ResourceId.make('file', raw.name)
-  const problems: Diagnostic.Diagnostic[] = []
-  const fail = (code: Diagnostic.Code, message: string, at: Position, hint?: string): void => {
-    problems.push(Diagnostic.make(code, message, { at, resource: id, hint }))
-  }
+  const { problems, fail, str } = Fields.make(id, scope)
   if (!PosixPath.isCleanAbsolute(raw.name)) {
     fail('Validation', `file path must be absolute and clean (no ".", "..", "//" or trailing "/"): "${raw.name}"`, raw.nameAt)
   }
   else if (raw.name === '/') fail('Validation', 'file path cannot be the root directory "/"', raw.nameAt)
   if (raw.name.includes('\0')) fail('Validation', 'file path contains a NUL byte', raw.nameAt)
-  const str = (e: Node.Entry): string | undefined => {
-    const local: Diagnostic.Diagnostic[] = []
-    const v = renderString(e.value, scope, local)
-    for (const d of local) problems.push(Diagnostic.withResource(id)(Diagnostic.make(d.code, `${e.key}: ${d.message}`, { at: d.at, hint: d.hint })))
-    return v
-  }
   let ensure: Ensure = 'present'
   let ensureValid = true
   let ensureAt = raw.nameAt

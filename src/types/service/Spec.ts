@@ -5,7 +5,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
 import type { Position } from '../../core/Position.js'
 import * as ResourceId from '../../core/ResourceId.js'
-import { renderString, type RawResource, type Scope } from '../../manifest/Manifest.js'
+import * as Fields from '../Fields.js'
+import type { RawResource, Scope } from '../../manifest/Manifest.js'
 import * as Node from '../../manifest/Node.js'
 
 // model
@@ -48,16 +49,7 @@ export const nameProblem = (name: string): string | undefined => {
 /** Decodes a service entry; every problem is reported with its position. */
 export const decode = (raw: RawResource, scope: Scope): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ServiceSpec> => {
   const id = ResourceId.make(raw.type, raw.name)
-  const problems: Diagnostic.Diagnostic[] = []
-  const fail = (code: Diagnostic.Code, message: string, at: Position, hint?: string): void => {
-    problems.push(Diagnostic.make(code, message, { at, resource: id, hint }))
-  }
-  const str = (e: Node.Entry): string | undefined => {
-    const local: Diagnostic.Diagnostic[] = []
-    const v = renderString(e.value, scope, local)
-    for (const d of local) problems.push(Diagnostic.withResource(id)(Diagnostic.make(d.code, `${e.key}: ${d.message}`, { at: d.at, hint: d.hint })))
-    return v
-  }
+  const { problems, fail, str } = Fields.make(id, scope)
   const nameWhy = nameProblem(raw.name)
   if (nameWhy !== undefined) fail('Validation', nameWhy, raw.nameAt, 'service names use letters, digits and . _ + : ~ - (use the real unit name, not an alias or template instance)')
   let ensure: ServiceSpec['ensure'] = 'running'
