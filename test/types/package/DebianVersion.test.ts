@@ -157,7 +157,7 @@ describe('DebianVersion.compare', () => {
     )
   })
 
-  it('agrees with dpkg --compare-versions on this machine for 600 generated pairs', () => {
+  it('agrees with dpkg --compare-versions on this machine for 500 generated pairs', () => {
     const seed = Date.now() % 1000000
     // unrelated pairs, equivalent spellings (a zero before a number) and shared prefixes
     const pair = fc.oneof(
@@ -165,7 +165,7 @@ describe('DebianVersion.compare', () => {
       debianVersion.chain((a) => fc.nat(3).map((k) => [a, a.replace(new RegExp(`^((?:[^0-9]*[0-9]+){${k}}[^0-9]*)([0-9])`), '$10$2')] as const)),
       fc.tuple(debianVersion, fc.constantFrom('~', '~~', 'a', 'A', '.', '+', '0', '1', '~a', '-0', '-1')).map(([a, s]) => [a, a + s] as const),
     )
-    const pairs = fc.sample(pair, { numRuns: 600, seed }).filter(([, b]) => E.isRight(Deb.parse(b)))
+    const pairs = fc.sample(pair, { numRuns: 1000, seed }).filter(([, b]) => E.isRight(Deb.parse(b))).slice(0, 500)
     // one shell runs every comparison: dpkg exits 0 when the relation holds
     const script = 'while read -r a b; do if dpkg --compare-versions "$a" lt "$b"; then echo -1; elif dpkg --compare-versions "$a" eq "$b"; then echo 0; else echo 1; fi; done'
     const run = spawnSync('sh', ['-c', script], { input: pairs.map(([a, b]) => `${a} ${b}\n`).join(''), encoding: 'utf8' })
@@ -173,7 +173,7 @@ describe('DebianVersion.compare', () => {
     expect(run.stderr).toBe('') // dpkg warns on stderr about any version it finds malformed
     const theirs = run.stdout.trim().split('\n').map(Number)
     expect(theirs).toHaveLength(pairs.length)
-    expect(pairs.length).toBeGreaterThan(400)
+    expect(pairs.length).toBe(500)
     const disagreements = pairs.flatMap(([a, b], i) => (cmp(a, b) === theirs[i] ? [] : [`${a} vs ${b}: dpkg ${theirs[i]}, ours ${cmp(a, b)}`]))
     expect(disagreements, `seed ${seed}`).toEqual([])
     // the sample is varied enough to mean something: all three answers occur

@@ -100,9 +100,9 @@ describe('RpmVersion.compareSegments (rpmvercmp)', () => {
       fc.tuple(rpmSegments, rpmSegments),
       fc.tuple(rpmSegments, fc.constantFrom('~', '^', 'a', '0', '.1', '~a', '^1', '.', '_')).map(([a, s]) => [a, a + s] as const),
     )
-    // rpm refuses an empty version: compare non-empty texts
-    const pairs = fc.sample(pair, { numRuns: 500, seed }).filter(([a, b]) => a !== '' && b !== '')
-    expect(pairs.length).toBeGreaterThan(400)
+    // rpm refuses an empty version: compare the first 500 pairs of non-empty texts
+    const pairs = fc.sample(pair, { numRuns: 1000, seed }).filter(([a, b]) => a !== '' && b !== '').slice(0, 500)
+    expect(pairs.length).toBe(500)
     const theirs = rpmAnswers(pairs)
     expect(theirs).toHaveLength(pairs.length)
     const disagreements = pairs.flatMap(([a, b], i) => (Rpm.compareSegments(a, b) === theirs[i] ? [] : [`${a} vs ${b}: rpm ${theirs[i]}, ours ${Rpm.compareSegments(a, b)}`]))
@@ -169,8 +169,8 @@ describe('RpmVersion.compare (EVR)', () => {
       rpmEvr.map((a) => [a, a.replace(/[0-9]+/, (d) => '0' + d)] as const),
       fc.tuple(rpmEvr, fc.constantFrom('~', '^', 'a', '-1', '.0', '~1')).map(([a, s]) => [a, a + s] as const),
     )
-    const pairs = fc.sample(pair, { numRuns: 500, seed }).filter(([, b]) => E.isRight(Rpm.parse(b)))
-    expect(pairs.length).toBeGreaterThan(400)
+    const pairs = fc.sample(pair, { numRuns: 1000, seed }).filter(([, b]) => E.isRight(Rpm.parse(b))).slice(0, 500)
+    expect(pairs.length).toBe(500)
     const theirs = rpmAnswers(pairs)
     expect(theirs).toHaveLength(pairs.length)
     const disagreements = pairs.flatMap(([a, b], i) => (cmp(a, b) === theirs[i] ? [] : [`${a} vs ${b}: rpm ${theirs[i]}, ours ${cmp(a, b)}`]))
