@@ -12,6 +12,7 @@ const pure = [
   'src/types/**/*.ts',
   'src/interpreters/libral/protocol/**/*.ts',
   'src/interpreters/libral/type/**/*.ts',
+  'src/interpreters/bolt/protocol/**/*.ts',
   'src/facts/**/*.ts',
   'src/cli/render.ts',
   'src/executor/Journal.ts',
