@@ -95,21 +95,33 @@ export const factsFor = async (text: string, machine: Machine, source: FactSourc
   return bad.length > 0 ? E.left(bad) : E.right(Facts.assemble({ system: Facts.empty, files: [], assignments: assignments.flatMap((a) => (E.isRight(a) ? [a.right] : [])) }))
 }
 
-/** Reads a `--hiera FILE` (when given) as text, with its plugin references resolved when it has any. */
-export const readHiera = async (path: string | undefined, resolvers: Resolve.Resolvers = Resolve.none): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Compile.Inputs['hiera']>> => {
+/** Reads a `--hiera FILE` (when given) as text. */
+export const readHiera = async (path: string | undefined): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, { readonly file: string; readonly text: string } | undefined>> => {
   if (path === undefined) return E.right(undefined)
   const bytes = await readHost(path)
   if (E.isLeft(bytes)) return E.left([Diagnostic.make('Io', `cannot read hiera file ${path}: ${bytes.left.description}`)])
-  const text = new TextDecoder().decode(bytes.right)
-  if (!Resolve.mayRefer(text)) return E.right({ file: path, text })
-  const parsed = Compile.parse(path, text)
-  if (E.isLeft(parsed)) return parsed
-  return E.map((tree: Node.Node) => ({ file: path, text, tree }))(await Resolve.resolve(parsed.right, resolvers))
+  return E.right({ file: path, text: new TextDecoder().decode(bytes.right) })
 }
 
-/** The manifest's tree with its plugin references resolved (the resolve stage; a manifest whose text never says `_plugin` is not walked). */
-const resolveReferences = async (text: string, tree: Node.Node, resolvers: Resolve.Resolvers): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Node.Node>> =>
-  Resolve.mayRefer(text) ? Resolve.resolve(tree, resolvers) : E.right(tree)
+/** The plugins that resolve references, asked for only when a document says `_plugin` (finding them reads a project). */
+export type References = () => Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resolve.Resolvers>>
+
+/** The Bolt project's reference plugins (`--project`, else the project around the working directory; `--modulepath`). */
+export const boltReferences =
+  (o: { readonly project?: string; readonly modulepath?: ReadonlyArray<string>; readonly timeoutSeconds?: number }): References =>
+  async () => {
+    const Discover = await import('../interpreters/bolt/discover.js')
+    const Bolt = await import('../interpreters/bolt/resolvers.js')
+    const projectDir = o.project !== undefined ? nodePath.resolve(o.project) : await Discover.projectOf(process.cwd())
+    const r = await Bolt.resolversFor({ projectDir, modulepath: (o.modulepath ?? []).map((d) => nodePath.resolve(d)), ...(o.timeoutSeconds !== undefined ? { timeoutSeconds: o.timeoutSeconds } : {}) })
+    return E.mapLeft((why: string) => [Diagnostic.make('Io', `plugin references: ${why}`)])(r)
+  }
+
+/** A parsed document with its plugin references resolved (the resolve stage). */
+const resolveDocument = async (file: string, text: string, resolvers: Resolve.Resolvers): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Node.Node>> => {
+  const parsed = Compile.parse(file, text)
+  return E.isLeft(parsed) ? parsed : Resolve.resolve(parsed.right, resolvers)
+}
 
 /** The process environment as the manifest's `Environ` (only what it reads ends up in the plan). */
 const environ = (): Record<string, string> => Object.fromEntries(Object.entries(process.env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])))
@@ -123,7 +135,11 @@ export interface Providers {
   readonly describe?: boolean
   /** Treat every provider as suitable (compiling for another machine). */
   readonly anySuitable?: boolean
+  /** The plugins that resolve `_plugin` references (none: every reference is an error at it). */
+  readonly references?: References
 }
+
+const noReferences: References = async () => E.right(Resolve.none)
 
 /** A session with the scrubbed environment, PLAIT_ROOT_DIR set to a confining root, and no output. */
 export const quietSession = (root: string): (() => Promise<Session>) => {
@@ -160,18 +176,23 @@ export const compileManifest = async (
   providers: Providers,
   warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void,
   local = true,
-  resolvers: Resolve.Resolvers = Resolve.none,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog>> => {
   const text = await readManifest(manifestPath)
   if (E.isLeft(text)) return text
-  const parsed = Compile.parse(manifestPath, text.right)
-  if (E.isLeft(parsed)) return parsed
-  const tree = await resolveReferences(text.right, parsed.right, resolvers)
+  const hieraText = await readHiera(facts.hiera)
+  if (E.isLeft(hieraText)) return hieraText
+  // The resolve stage: only a document that says `_plugin` is walked, and only then are plugins looked for.
+  const refer = Resolve.mayRefer(text.right) || (hieraText.right !== undefined && Resolve.mayRefer(hieraText.right.text))
+  const resolvers = refer ? await (providers.references ?? noReferences)() : E.right(Resolve.none)
+  if (E.isLeft(resolvers)) return resolvers
+  const tree = Resolve.mayRefer(text.right) ? await resolveDocument(manifestPath, text.right, resolvers.right) : Compile.parse(manifestPath, text.right)
   if (E.isLeft(tree)) return tree
+  const h = hieraText.right
+  const hieraTree = h !== undefined && Resolve.mayRefer(h.text) ? await resolveDocument(h.file, h.text, resolvers.right) : undefined
+  if (hieraTree !== undefined && E.isLeft(hieraTree)) return hieraTree
+  const hiera: Compile.Inputs['hiera'] = h === undefined ? undefined : { ...h, ...(hieraTree !== undefined ? { tree: hieraTree.right } : {}) }
   const factValues = await factsFor(text.right, machine, facts, local)
   if (E.isLeft(factValues)) return factValues
-  const hiera = await readHiera(facts.hiera, resolvers)
-  if (E.isLeft(hiera)) return hiera
   const plugins = await providersFor(tree.right, providers, warn)
   const now = nowOf(facts)
   if (E.isLeft(now)) return now
@@ -183,7 +204,7 @@ export const compileManifest = async (
     root: machine.root,
     facts: factValues.right,
     ...(local ? { environ: environ() } : {}),
-    ...(hiera.right !== undefined ? { hiera: hiera.right } : {}),
+    ...(hiera !== undefined ? { hiera } : {}),
     plugins,
   })
   if (E.isRight(catalog) && catalog.right.warnings.length > 0) warn(catalog.right.warnings)

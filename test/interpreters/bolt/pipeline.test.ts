@@ -44,12 +44,13 @@ describe('Bolt reference plugins in the pipeline', () => {
     const resolvers = await Resolvers.resolversFor({ projectDir: dir, env: { ...process.env, PLAIT_TEST_MOTD: 'hello from the environment' } })
     if (E.isLeft(resolvers)) throw new Error(resolvers.left)
     const machine = Memory.make()
-    const providers = { providerPath: [], session: quietSession('/') }
+    const table = resolvers.right
+    const providers = { providerPath: [], session: quietSession('/'), references: async () => E.right(table) }
     const warnings: unknown[] = []
-    const catalog = await compileManifest(path, machine, { assignments: [] }, providers, (ds) => warnings.push(...ds), true, resolvers.right)
+    const catalog = await compileManifest(path, machine, { assignments: [] }, providers, (ds) => warnings.push(...ds), true)
     if (E.isLeft(catalog)) throw new Error(catalog.left.map((d) => d.message).join('\n'))
     expect(files(catalog.right).map((f) => [f.path, (f.content as { text?: string } | undefined)?.text])).toEqual([['/etc/motd', 'hello from the environment']])
-    const withHiera = await compileManifest(path, machine, { assignments: [], hiera }, providers, () => undefined, true, resolvers.right)
+    const withHiera = await compileManifest(path, machine, { assignments: [], hiera }, providers, () => undefined, true)
     if (E.isLeft(withHiera)) throw new Error(withHiera.left.map((d) => d.message).join('\n'))
     expect(files(withHiera.right).map((f) => (f.content as { text?: string } | undefined)?.text)).toEqual(['from hiera'])
   })
@@ -59,7 +60,8 @@ describe('Bolt reference plugins in the pipeline', () => {
     await fs.writeFile(path, manifest)
     const resolvers = await Resolvers.resolversFor({ projectDir: dir, env: { PATH: process.env['PATH'] ?? '' } })
     if (E.isLeft(resolvers)) throw new Error(resolvers.left)
-    const catalog = await compileManifest(path, Memory.make(), { assignments: [] }, { providerPath: [], session: quietSession('/') }, () => undefined, true, resolvers.right)
+    const table = resolvers.right
+    const catalog = await compileManifest(path, Memory.make(), { assignments: [] }, { providerPath: [], session: quietSession('/'), references: async () => E.right(table) }, () => undefined, true)
     expect(E.isLeft(catalog) && catalog.left.map((d) => `${d.at?.line}:${d.at?.col} ${d.message}`)).toEqual([
       expect.stringMatching(/^3:5 _plugin: "env_var": resolve_reference env_var: Error executing plugin env_var from resolve_reference in .*: env_var plugin requires that the var 'PLAIT_TEST_MOTD' be set \(kind plait\/env_var-error\)$/),
     ])
