@@ -14,6 +14,12 @@ import * as Installation from '../interpreters/installation.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as CheckCommand from './check.js'
+import * as Colour from './Colour.js'
+import * as Github from './Github.js'
+import * as Markdown from './Markdown.js'
+import * as PlanDiff from './PlanDiff.js'
+import * as Progress from './Progress.js'
+import * as Review from './Review.js'
 import * as CompileCommands from './compileCommands.js'
 import * as Options from './options.js'
 import * as FactsCommand from './facts.js'
@@ -162,14 +168,17 @@ const applyOptions = (o: MachineOptions & { atomic?: boolean; noop?: boolean; js
       postMessage(plan.postMessage)
     },
     ...(hook !== undefined ? { afterStepStart: hook } : {}),
+    // A terminal's one status line, "resource N of M: id", overwritten as the run goes; never with --json or when stderr is not a terminal.
+    ...(o.json !== true && o.noop !== true && Streams.canShowStatus() ? { onResource: (index: number, total: number, id: string) => Streams.showStatus(Progress.line(index, total, id, Streams.columns())) } : {}),
   }
 }
 
 /** Prints an apply's report and the plan's post message; a failed resource is exit 1. */
 const report = (result: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ReportM.Report>, o: { json?: boolean }, postMessage: string | undefined): void => {
   const r = orFail(result)
+  Streams.showStatus(undefined)
   if (o.json === true) out(Streams.json(r))
-  else out(Render.report(r))
+  else out(Render.report(r), Colour.report)
   if (postMessage !== undefined) say(o.json, postMessage)
   if (ReportM.failed(r)) throw new Exit(EXIT_ERROR)
 }
@@ -211,21 +220,72 @@ program
     await notePending(machine, stateDirOf(o))
     const plan = orFail(await planManifest(manifest, machine, version, factSource(o), warn, providersOf(o, sessionOf(machine))))
     if (o.out !== undefined) await writeAtomic(o.out, PlanFile.serialize(plan), inputsOf(manifest, plan, o))
-    out(o.json === true ? Terminal.json(PlanFile.serialize(plan)) : Render.plan(plan, { verbose: o.verbose === true }))
+    if (o.json === true) out(Terminal.json(PlanFile.serialize(plan)))
+    else out(Render.plan(plan, { verbose: o.verbose === true }), Colour.plan)
     if (o.out !== undefined && o.json !== true) out(`Saved the plan to ${o.out}. Apply it with: plait apply ${o.out}${o.root !== undefined ? ` --root ${o.root}` : ''}\n`)
-    if (o.detailedExitcode === true && plan.resources.some((r) => r.steps.length > 0)) throw new Exit(EXIT_CHANGES)
+    if (o.detailedExitcode === true && Review.changes(plan)) throw new Exit(EXIT_CHANGES)
   })
+
+type Format = 'text' | 'json' | 'markdown' | 'github'
+
+/** `--max-bytes N` as a number of bytes, or the error of a bad one. */
+const maxBytesOf = (v: string | undefined, format: Format): number => {
+  if (v === undefined) return Markdown.defaultMaxBytes
+  if (format !== 'markdown') return fail([Diagnostic.make('Validation', '--max-bytes applies to --format markdown only')])
+  const n = /^[0-9]{1,10}$/.test(v) ? Number(v) : NaN
+  if (!Number.isSafeInteger(n) || n < Markdown.minimumBytes || n > 2 ** 30) {
+    return fail([Diagnostic.make('Validation', `--max-bytes ${v}: expected a whole number of bytes from ${Markdown.minimumBytes} to ${2 ** 30}`, { hint: `${Markdown.defaultMaxBytes} fits a pull-request comment, 1048576 a job summary` })])
+  }
+  return n
+}
 
 program
   .command('show')
-  .description('render a saved plan')
+  .description('render a saved plan, or what changed since an approved plan (--against)')
   .argument('<plan>', 'a plan file made by `plait plan --out`')
-  .option('--json', 'print the plan as JSON')
+  .addOption(new Option('--format <format>', 'text, json, markdown (a pull-request comment) or github (workflow annotations)').choices(['text', 'json', 'markdown', 'github']))
+  .option('--json', 'print the plan as JSON (the same as --format json)')
+  .option('--max-bytes <n>', `with --format markdown: the most bytes to print (default ${Markdown.defaultMaxBytes}, a pull-request comment)`)
+  .option('--against <approved>', 'show only what changed since this approved plan of the same manifest')
+  .option('--detailed-exitcode', 'exit 0 when the plan has no changes (with --against: no differences), 2 when it has, 1 on error')
   .option('-v, --verbose', 'also list unchanged resources')
-  .action(async (file: string, o: { json?: boolean; verbose?: boolean }) => {
+  .action(async (file: string, o: { format?: Format; json?: boolean; maxBytes?: string; against?: string; detailedExitcode?: boolean; verbose?: boolean }) => {
+    if (o.json === true && o.format !== undefined && o.format !== 'json') fail([Diagnostic.make('Validation', `--json and --format ${o.format} ask for two formats; give one`)])
+    const format: Format = o.json === true ? 'json' : (o.format ?? 'text')
+    const maxBytes = maxBytesOf(o.maxBytes, format)
     const plan = await loadPlan(file)
-    out(o.json === true ? Terminal.json(PlanFile.serialize(plan)) : Render.plan(plan, { verbose: o.verbose === true }))
+    if (o.against !== undefined) {
+      if (format === 'github') fail([Diagnostic.make('Validation', '--format github annotates one plan; with --against use text, json or markdown')])
+      const approved = await loadPlan(o.against)
+      const compared = PlanDiff.compare(approved, plan)
+      if (E.isLeft(compared)) return fail([Diagnostic.make('Validation', `cannot compare ${file} with ${o.against}: ${compared.left}`)])
+      const c = compared.right
+      if (format === 'json') out(Streams.json(c))
+      else if (format === 'markdown') out(Markdown.comparison(c, maxBytes))
+      else out(PlanDiff.render(c), Colour.comparison)
+      if (o.detailedExitcode === true && !PlanDiff.isSame(c)) throw new Exit(EXIT_CHANGES)
+      return
+    }
+    if (format === 'json') out(Terminal.json(PlanFile.serialize(plan)))
+    else if (format === 'markdown') out(Markdown.plan(plan, maxBytes))
+    else if (format === 'github') out(Github.plan(plan))
+    else out(Render.plan(plan, { verbose: o.verbose === true }), Colour.plan)
+    if (o.detailedExitcode === true && Review.changes(plan)) throw new Exit(EXIT_CHANGES)
   })
+
+/**
+ * `--expect sha256:…` checked against a saved plan before anything is touched: the plan applied
+ * must be the one approved. Gives the plan it checked, which is the one applied (never read twice).
+ */
+const checkExpected = async (target: string, expect: string): Promise<Plan.Plan> => {
+  if (!/^sha256:[0-9a-f]{64}$/.test(expect)) fail([Diagnostic.make('Validation', `--expect ${expect}: expected a plan hash, sha256: and 64 lowercase hex digits`, { hint: 'the hash is the plan file\'s "hash" field, as `plait show plan.json --format markdown` prints it' })])
+  if (!(await isPlanFile(target))) fail([Diagnostic.make('Validation', '--expect applies to a saved plan; a manifest is planned afresh and has no approved hash')])
+  const plan = await loadPlan(target)
+  if (plan.hash !== expect) {
+    fail([Diagnostic.make('PlanFile', `${target} is not the approved plan: its hash is ${plan.hash}, the approved hash is ${expect}; nothing was applied`, { hint: 'apply the plan that was approved, or review this one and approve its hash' })])
+  }
+  return plan
+}
 
 program
   .command('apply')
@@ -241,16 +301,19 @@ program
   .option('--atomic', 'roll back every reversible step of the run when any resource fails')
   .option('--noop', 'run every check of apply and change nothing')
   .option('--json', 'print the report as JSON')
-  .action(async (target: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean }) => {
+  .option('--expect <hash>', 'apply the saved plan only if its hash is this one (sha256:…, the hash a reviewer approved); refused before anything is touched')
+  .action(async (target: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string }) => {
+    const approved = o.expect !== undefined ? await checkExpected(target, o.expect) : undefined
     const machine = await machineFor(o)
     const session = sessionOf(machine)
     let postMessage: string | undefined
     const options = applyOptions(o, session, (m) => (postMessage = m))
-    if (await isPlanFile(target)) {
+    // With --expect the target was found to be a plan and read once, above: never looked at again.
+    if (approved !== undefined || (await isPlanFile(target))) {
       if (o.facts !== undefined || o.hiera !== undefined || o.now !== undefined || (o.fact ?? []).length > 0 || (o.providerPath ?? []).length > 0) {
         fail([Diagnostic.make('Validation', '--facts, --fact, --hiera, --now and --provider-path apply to a manifest; a saved plan is applied exactly as it was reviewed')])
       }
-      const plan = await loadPlan(target)
+      const plan = approved ?? (await loadPlan(target))
       report(await Apply.apply(machine, plan, options), o, postMessage)
       return
     }
@@ -260,7 +323,7 @@ program
     const providers = providersOf(o, session)
     const first = orFail(await planManifest(target, machine, version, factSource(o), warn, providers))
     const show = (plan: Plan.Plan): Plan.Plan => {
-      if (o.json !== true) out(Render.plan(plan) + '\n')
+      if (o.json !== true) out(Render.plan(plan) + '\n', Colour.plan)
       return plan
     }
     if (o.noop === true) {

@@ -30,6 +30,8 @@ export interface Options {
   readonly noop: boolean
   /** Called right after step `seq` (1-based, counted over the run) starts; crash tests hook in here. */
   readonly afterStepStart?: (seq: number) => void | Promise<void>
+  /** Called as resource `index` (1-based) of `total` takes its turn; the CLI's progress line hooks in here. */
+  readonly onResource?: (index: number, total: number, id: string) => void
   /** Called once an unfinished run has been rolled back, before the plan is made or checked. */
   readonly onRecovered?: (undone: ReadonlyArray<string>) => void
   /** Called with the plan once it is known to be made for this root, before the staleness check. */
@@ -216,7 +218,8 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
   // Resources skipped for an unmet requirement: requiring one of them is an unmet requirement too.
   const unmet = new Set<string>()
   const outcomeOf = (id: string): Outcome | undefined => outcomes.find((o) => o.id === id)?.outcome
-  for (const r of plan.resources) {
+  for (const [index, r] of plan.resources.entries()) {
+    options.onResource?.(index + 1, plan.resources.length, r.id)
     if (abort !== undefined) {
       outcomes.push({ id: r.id, outcome: 'skipped', messages: [abort] })
       continue

@@ -68,7 +68,7 @@ describe('the import graph of src/', () => {
       /^facts\//,
       /^interpreters\/[^/]+\/(protocol|type)\//,
       /^interpreters\/steps\.ts$/,
-      /^cli\/render\.ts$/,
+      /^cli\/(render|Colour|Progress|Review|Markdown|Github|PlanDiff)\.ts$/,
       /^executor\/(Journal|Report)\.ts$/,
       /^interpreters\/posix\/(accounts|proc)\.ts$/,
       /^interpreters\/memory\/machineFile\.ts$/,

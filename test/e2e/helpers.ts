@@ -28,7 +28,7 @@ export const plait = (args: ReadonlyArray<string>, options: RunOptions = {}): Pr
   new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, ...options.env }
     // Never inherit the knobs under test from the environment of the test runner.
-    for (const k of ['PLAIT_CRASH_AT_STEP', 'PLAIT_STATE_DIR', 'PLAIT_DEBUG']) if (!(options.env !== undefined && k in options.env)) delete env[k]
+    for (const k of ['PLAIT_CRASH_AT_STEP', 'PLAIT_STATE_DIR', 'PLAIT_DEBUG', 'FORCE_COLOR', 'NO_COLOR']) if (!(options.env !== undefined && k in options.env)) delete env[k]
     const argv = [process.execPath, binary, ...args]
     const [cmd, ...rest] = options.umask === undefined ? argv : ['/bin/sh', '-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$@"`, 'sh', ...argv]
     const child = spawn(cmd!, rest, { cwd: options.cwd ?? repo, env, stdio: ['ignore', 'pipe', 'pipe'] })
