@@ -9,11 +9,11 @@ import * as Health from '../executor/health.js'
 import * as Options from './options.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as HealthM from '../types/Health.js'
-import { compileManifest, quietSession } from './pipeline.js'
+import { boltReferences, compileManifest, quietSession } from './pipeline.js'
 import * as Render from './render.js'
 import * as Streams from './streams.js'
 
-interface Flags {
+interface Flags extends Options.PluginFlags {
   readonly root?: string
   readonly facts?: string
   readonly fact?: ReadonlyArray<string>
@@ -40,6 +40,9 @@ export const register = (program: Command): void => {
     .addOption(Options.fact())
     .addOption(Options.hiera())
     .addOption(Options.providerPath())
+    .addOption(Options.project())
+    .addOption(Options.modulepath())
+    .addOption(Options.pluginTimeout())
     .option('--json', 'print the results as JSON')
     .action(async (manifest: string, o: Flags) => {
       const root = await Options.resolveRoot(o.root)
@@ -50,7 +53,7 @@ export const register = (program: Command): void => {
       }
       const machine = Posix.make(root.right !== '/' ? { root: root.right } : {})
       const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), assignments: o.fact ?? [] }
-      const catalog = await compileManifest(manifest, machine, source, { providerPath: o.providerPath ?? [], session: quietSession(machine.root) }, (ds) => Streams.err(Render.warnings(ds)))
+      const catalog = await compileManifest(manifest, machine, source, { providerPath: o.providerPath ?? [], session: quietSession(machine.root), references: boltReferences(Options.plugins(o)) }, (ds) => Streams.err(Render.warnings(ds)))
       if (E.isLeft(catalog)) {
         Streams.err(Render.diagnostics(catalog.left))
         Streams.out('UNKNOWN: the manifest does not compile\n')

@@ -8,12 +8,12 @@ import type * as Diagnostic from '../core/Diagnostic.js'
 import * as Options from './options.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as Registry from '../types/registry.js'
-import { compileManifest, quietSession } from './pipeline.js'
+import { boltReferences, compileManifest, quietSession } from './pipeline.js'
 import * as Render from './render.js'
 import * as Streams from './streams.js'
 import { field as f } from '../core/Terminal.js'
 
-interface Flags {
+interface Flags extends Options.PluginFlags {
   readonly facts?: string
   readonly hiera?: string
   readonly fact?: ReadonlyArray<string>
@@ -33,7 +33,7 @@ const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
 const compileFile = async (manifest: string, o: Flags, local: boolean): Promise<Catalog> => {
   const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), ...(o.now !== undefined ? { now: o.now } : {}), assignments: o.fact ?? [] }
   // Providers are read from their .yaml metadata and never run; suitability is the target's business.
-  const providers = { providerPath: o.providerPath ?? [], session: quietSession('/'), describe: false, anySuitable: true }
+  const providers = { providerPath: o.providerPath ?? [], session: quietSession('/'), describe: false, anySuitable: true, references: boltReferences(Options.plugins(o)) }
   const catalog = await compileManifest(manifest, Posix.make({}), source, providers, (ds) => Streams.err(Render.warnings(ds)), local)
   return E.isLeft(catalog) ? fail(catalog.left) : catalog.right
 }
@@ -62,6 +62,9 @@ const factOptions = (c: Command): Command =>
     .addOption(Options.hiera())
     .addOption(Options.now("the time now() gives (RFC 3339), instead of the clock's"))
     .addOption(Options.providerPath('look for libral providers in DIR/providers first (repeatable)'))
+    .addOption(Options.project())
+    .addOption(Options.modulepath())
+    .addOption(Options.pluginTimeout())
 
 /** Adds `plait validate` and `plait compile` to a program. */
 export const register = (program: Command): void => {

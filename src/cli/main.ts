@@ -24,7 +24,7 @@ import * as CompileCommands from './compileCommands.js'
 import * as Options from './options.js'
 import * as FactsCommand from './facts.js'
 import type { Session } from '../interpreters/libral/Session.js'
-import { planManifest, readHost, type FactSource, type Providers } from './pipeline.js'
+import { boltReferences, planManifest, readHost, type FactSource, type Providers } from './pipeline.js'
 import * as Render from './render.js'
 import * as Streams from './streams.js'
 import * as Terminal from '../core/Terminal.js'
@@ -69,7 +69,7 @@ const sessionOf = (machine: Machine): (() => Promise<Session>) => {
   }
 }
 
-const providersOf = (o: MachineOptions, session: () => Promise<Session>): Providers => ({ providerPath: o.providerPath ?? [], session })
+const providersOf = (o: MachineOptions & Options.PluginFlags, session: () => Promise<Session>): Providers => ({ providerPath: o.providerPath ?? [], session, references: boltReferences(Options.plugins(o)) })
 
 const machineFor = async (o: MachineOptions): Promise<Machine> => {
   const root = await Options.resolveRoot(o.root)
@@ -211,6 +211,9 @@ program
   .addOption(Options.fact())
   .addOption(Options.hiera())
   .addOption(Options.providerPath())
+  .addOption(Options.project())
+  .addOption(Options.modulepath())
+  .addOption(Options.pluginTimeout())
   .addOption(Options.now())
   .option('--json', 'print the plan as JSON (the plan file format)')
   .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
@@ -297,12 +300,15 @@ program
   .addOption(Options.fact())
   .addOption(Options.hiera())
   .addOption(Options.providerPath())
+  .addOption(Options.project())
+  .addOption(Options.modulepath())
+  .addOption(Options.pluginTimeout())
   .addOption(Options.now())
   .option('--atomic', 'roll back every reversible step of the run when any resource fails')
   .option('--noop', 'run every check of apply and change nothing')
   .option('--json', 'print the report as JSON')
   .option('--expect <hash>', 'apply the saved plan only if its hash is this one (sha256:…, the hash a reviewer approved); refused before anything is touched')
-  .action(async (target: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string }) => {
+  .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string }) => {
     const approved = o.expect !== undefined ? await checkExpected(target, o.expect) : undefined
     const machine = await machineFor(o)
     const session = sessionOf(machine)
@@ -312,6 +318,9 @@ program
     if (approved !== undefined || (await isPlanFile(target))) {
       if (o.facts !== undefined || o.hiera !== undefined || o.now !== undefined || (o.fact ?? []).length > 0 || (o.providerPath ?? []).length > 0) {
         fail([Diagnostic.make('Validation', '--facts, --fact, --hiera, --now and --provider-path apply to a manifest; a saved plan is applied exactly as it was reviewed')])
+      }
+      if (o.project !== undefined || (o.modulepath ?? []).length > 0) {
+        fail([Diagnostic.make('Validation', '--project and --modulepath apply to a manifest; a saved plan holds the values its plugins gave and runs no plugin')])
       }
       const plan = approved ?? (await loadPlan(target))
       report(await Apply.apply(machine, plan, options), o, postMessage)

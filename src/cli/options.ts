@@ -38,3 +38,29 @@ export const now = (description = "the time now() gives (RFC 3339), instead of t
 /** `--provider-path DIR`, repeatable (undefined when not given). */
 export const providerPath = (description = "look for libral providers in DIR/providers first (repeatable; then $PLAIT_PROVIDER_PATH, plait's own, /usr/share/libral/data)"): Option =>
   new Option('--provider-path <dir>', description).argParser(repeatable)
+
+/** `--project DIR`: the Bolt project whose plugins resolve `_plugin` references (default: the one around the working directory). */
+export const project = (description = 'the Bolt project whose plugin modules resolve _plugin references (default: the project around the working directory)'): Option =>
+  new Option('--project <dir>', description)
+
+/** `--modulepath DIRS`: more directories of Bolt plugin modules, `:`-separated and repeatable. */
+export const modulepath = (description = 'more directories of Bolt plugin modules (separated by ":", repeatable)'): Option =>
+  new Option('--modulepath <dirs>', description).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), ...v.split(':').filter((d) => d !== '')])
+
+/** `--plugin-timeout SECONDS`: how long one plugin task may run. */
+export const pluginTimeout = (description = 'how long one plugin task may run, in seconds (default 300); it is then killed with its process group'): Option =>
+  new Option('--plugin-timeout <seconds>', description).argParser((v: string) => Number(v))
+
+/** What `--project`, `--modulepath` and `--plugin-timeout` say. */
+export interface PluginFlags {
+  readonly project?: string
+  readonly modulepath?: string[]
+  readonly pluginTimeout?: number
+}
+
+/** The flags of plugin references as the pipeline's options. */
+export const plugins = (o: PluginFlags): { project?: string; modulepath: ReadonlyArray<string>; timeoutSeconds?: number } => ({
+  ...(o.project !== undefined ? { project: o.project } : {}),
+  modulepath: o.modulepath ?? [],
+  ...(o.pluginTimeout !== undefined ? { timeoutSeconds: o.pluginTimeout } : {}),
+})

@@ -1,0 +1,90 @@
+// e2e: `_plugin` references through the built binary. plait's own env_var and yaml plugins
+// (lib/bolt/) run as real processes; a project's own plugin module replaces ours; a run whose
+// manifest says no `_plugin` never looks at the project (a broken one does not stop it).
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { afterAll, beforeAll, describe, it } from 'vitest'
+import { cleanup, ensureBuilt, plait, sandbox, show, stackFrame, tempDir } from './helpers.js'
+
+beforeAll(ensureBuilt)
+afterAll(cleanup)
+
+const me = { user: 'root', group: 'root' }
+
+const manifest = `data:
+  motd:
+    _plugin: env_var
+    var: PLAIT_E2E_MOTD
+ccm:
+  resources:
+    - file:
+        - /etc/motd:
+            content: "{{ lookup('data.motd') }}\\n"
+            owner: ${me.user}
+            group: ${me.group}
+            mode: "0644"
+`
+
+describe.concurrent('plugin references', () => {
+  it('plan and apply resolve a reference with plait\'s env_var plugin, and the plan holds the value', async ({ expect }) => {
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const project = tempDir()
+    const m = s.manifest(manifest)
+    const env = { PLAIT_E2E_MOTD: 'hello from a plugin' }
+    const p = await plait(['plan', m, '--root', s.root, '--project', project, '--json'], { env })
+    expect(p.code, show(p)).toBe(0)
+    expect(p.stdout).toContain('hello from a plugin')
+    const a = await plait(['apply', m, '--root', s.root, '--project', project], { env })
+    expect(a.code, show(a)).toBe(0)
+    expect(fs.readFileSync(path.join(s.root, 'etc/motd'), 'utf8')).toBe('hello from a plugin\n')
+    const again = await plait(['plan', m, '--root', s.root, '--project', project, '--detailed-exitcode'], { env })
+    expect(again.code, show(again)).toBe(0)
+  })
+
+  it('a plugin\'s error stops the plan at the reference, exit 1, no stack trace', async ({ expect }) => {
+    const s = sandbox()
+    const m = s.manifest(manifest)
+    const r = await plait(['plan', m, '--root', s.root, '--project', tempDir()], { env: { PLAIT_E2E_MOTD: undefined } })
+    expect(r.code, show(r)).toBe(1)
+    expect(r.stderr).toMatch(new RegExp(`${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:5: .*_plugin: "env_var": .*PLAIT_E2E_MOTD`))
+    expect(r.stderr).not.toMatch(stackFrame)
+  })
+
+  it('a project module of the same name replaces plait\'s own', async ({ expect }) => {
+    const s = sandbox()
+    const project = tempDir()
+    const mod = path.join(project, 'modules', 'env_var')
+    fs.mkdirSync(path.join(mod, 'tasks'), { recursive: true })
+    fs.writeFileSync(path.join(mod, 'bolt_plugin.json'), '{}\n')
+    fs.writeFileSync(path.join(mod, 'tasks', 'resolve_reference.json'), JSON.stringify({ input_method: 'stdin', parameters: { var: { type: 'String' } } }))
+    fs.writeFileSync(path.join(mod, 'tasks', 'resolve_reference.sh'), '#!/bin/sh\necho \'{"value": "from the project"}\'\n', { mode: 0o755 })
+    const r = await plait(['compile', s.manifest(manifest), '--project', project, '--json'])
+    expect(r.code, show(r)).toBe(0)
+    expect(r.stdout).toContain('from the project')
+  })
+
+  it('a manifest without references never reads the project: a broken bolt-project.yaml does not matter', async ({ expect }) => {
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const project = tempDir()
+    fs.writeFileSync(path.join(project, 'bolt-project.yaml'), 'name: [not, a, name\n')
+    const plain = manifest.replace(/data:\n {2}motd:\n {4}_plugin: env_var\n {4}var: PLAIT_E2E_MOTD\n/, 'data:\n  motd: plain\n')
+    const r = await plait(['plan', s.manifest(plain), '--root', s.root, '--project', project])
+    expect(r.code, show(r)).toBe(0)
+  })
+})
+
+describe('plugin flags with a saved plan', () => {
+  it('are refused: a saved plan holds the values its plugins gave and runs no plugin', async ({ expect }) => {
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const plan = path.join(s.host, 'plan.json')
+    const made = await plait(['plan', s.manifest(manifest), '--root', s.root, '--project', tempDir(), '--out', plan], { env: { PLAIT_E2E_MOTD: 'x' } })
+    expect(made.code, show(made)).toBe(0)
+    const r = await plait(['apply', plan, '--root', s.root, '--modulepath', tempDir()])
+    expect(r.code, show(r)).toBe(1)
+    expect(r.stderr).toContain('--project and --modulepath apply to a manifest')
+    expect(fs.existsSync(s.at('etc/motd'))).toBe(false)
+  })
+})
