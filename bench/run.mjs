@@ -7,7 +7,9 @@
 //   2. `plait apply plan.json` of a saved plan (`plan --out` first; a fresh root for every run),
 //   3. `plait plan` of the same files, unchanged, after the apply: the headline number,
 // and compares 3 with the floor (bench/floor.mjs: lstat + readFile + sha256 per file and nothing
-// else, spawned the same way). With puppet installed, it also times `puppet apply --noop` against
+// else, spawned the same way), and 2 with the write floor (bench/floor-write.mjs: the same files
+// written durably, temp file + fsync + rename + one fsync per directory, and nothing else; goal:
+// apply ≤ 2x, as `apply N new files / write floor`). With puppet installed, it also times `puppet apply --noop` against
 // `plait plan` on 200 unchanged files. Prints a table and writes .bench/results.json.
 //
 //   node bench/run.mjs [--sizes 1000,10000] [--runs N] [--no-puppet] [--keep]
@@ -28,6 +30,7 @@ const here = dirname(fileURLToPath(import.meta.url))
 const repo = join(here, '..')
 const plait = join(repo, 'dist', 'bin', 'plait.js')
 const floorScript = join(here, 'floor.mjs')
+const floorWriteScript = join(here, 'floor-write.mjs')
 const hook = pathToFileURL(join(here, 'timing-hook.mjs')).href
 
 const { values: argv } = parseArgs({
@@ -179,6 +182,9 @@ async function benchSize(n) {
     floorSync: new Series('floor: sync'),
     floorSeq: new Series('floor: async sequential'),
     floorPool: new Series('floor: async pool of 32'),
+    writeSync: new Series('write floor: sync'),
+    writeSeq: new Series('write floor: async sequential'),
+    writePool: new Series('write floor: async pool of 32'),
   }
 
   // 1. plan against an empty root (one warm-up run first: page cache, compile cache)
@@ -189,8 +195,17 @@ async function benchSize(n) {
   for (let i = 0; i < runs; i++) expectSummary(s.planCreate.add(await timed(process.execPath, planArgs(empty))), 'plan (create)', createRe)
 
   // 2. plan --out, then apply the saved plan; each run on a fresh root. The first root stays for 3.
-  progress('plan --out + apply')
+  // Each apply is followed by the durable-write floor (bench/floor-write.mjs) writing the same
+  // files below fresh roots, in each of its strategies, so that both see the same machine.
+  progress('plan --out + apply, and the write floor')
   let applied
+  const floorWrite = async (mode, i) => {
+    const root = freshRoot(`floor-${mode}-${i}`)
+    const r = await timed(process.execPath, [floorWriteScript, '--root', root, '--n', String(n), '--dirs', String(DIRS), '--mode', mode])
+    if (JSON.parse(r.stdout).files !== n) throw new Error(`floor-write: unexpected output ${r.stdout}`)
+    rmSync(root, { recursive: true, force: true })
+    return r
+  }
   for (let i = 0; i < applyRuns; i++) {
     const root = freshRoot(`root-${i}`)
     const planFile = join(dir, `plan-${i}.json`)
@@ -199,6 +214,9 @@ async function benchSize(n) {
     rmSync(planFile)
     if (applied === undefined) applied = root
     else rmSync(root, { recursive: true, force: true })
+    s.writeSync.add(await floorWrite('sync', i))
+    s.writeSeq.add(await floorWrite('seq', i))
+    s.writePool.add(await floorWrite('pool', i))
   }
 
   // 3. plan of the unchanged files, interleaved with the floor and the start-up baselines so that
@@ -233,6 +251,9 @@ async function benchSize(n) {
     s.planUnchanged.internal.length > 0 && floor.internal.length > 0 ? median(s.planUnchanged.internal) / median(floor.internal) : null
   const ratioCpu = s.planUnchanged.cpu.length > 0 && floor.cpu.length > 0 ? median(s.planUnchanged.cpu) / median(floor.cpu) : null
   const asyncFloor = s.floorSeq.median < s.floorPool.median ? s.floorSeq : s.floorPool
+  const writeFloor = [s.writeSync, s.writeSeq, s.writePool].reduce((a, b) => (b.median < a.median ? b : a))
+  const applyOverWrite = s.apply.median / writeFloor.median
+  const applyOverWriteCpu = s.apply.cpu.length > 0 && writeFloor.cpu.length > 0 ? median(s.apply.cpu) / median(writeFloor.cpu) : null
   return {
     n,
     dirs: w.dirs,
@@ -248,6 +269,12 @@ async function benchSize(n) {
       overBestAsyncFloor: round2(head / asyncFloor.median),
     },
     goal: { ratio: 2, met: ratio <= 2 },
+    apply: {
+      writeFloor: { mode: writeFloor.label, median: round(writeFloor.median) },
+      applyOverWriteFloor: round2(applyOverWrite),
+      cpu: applyOverWriteCpu === null ? null : round2(applyOverWriteCpu),
+      goal: { ratio: 2, met: applyOverWrite <= 2 },
+    },
     startup: { versionOverNode: round2(s.version.median / nodeMs), emptyPlanOverNode: round2(s.planEmpty.median / nodeMs), goal: 1.5 },
     _series: s,
   }
@@ -376,6 +403,9 @@ async function main() {
         s.floorSync,
         s.floorSeq,
         s.floorPool,
+        s.writeSync,
+        s.writeSeq,
+        s.writePool,
       ]),
     )
     out.push(`  plait --version / node -e 0:               ${r.startup.versionOverNode.toFixed(2)}x  (goal ≤ ${r.startup.goal}x: ${r.startup.versionOverNode <= r.startup.goal ? 'met' : 'NOT met'})`)
@@ -386,6 +416,9 @@ async function main() {
     if (r.ratio.internal !== null) out.push(`  same, internal times (boot excluded):      ${r.ratio.internal.toFixed(2)}x`)
     if (r.ratio.cpu !== null) out.push(`  same, CPU time (user + system):            ${r.ratio.cpu.toFixed(2)}x`)
     out.push(`  plan unchanged / best async floor:         ${r.ratio.overBestAsyncFloor.toFixed(2)}x`)
+    out.push(`  write floor = ${r.apply.writeFloor.mode} (${fmt(r.apply.writeFloor.median)} ms)`)
+    out.push(`  apply ${r.n} new files / write floor:     ${r.apply.applyOverWriteFloor.toFixed(2)}x  (goal ≤ 2x: ${r.apply.goal.met ? 'met' : 'NOT met'})`)
+    if (r.apply.cpu !== null) out.push(`  same, CPU time (user + system):            ${r.apply.cpu.toFixed(2)}x`)
   }
   out.push('')
   if (!puppet.installed) {

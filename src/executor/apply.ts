@@ -20,6 +20,7 @@ import * as Lock from './lock.js'
 import * as Recover from './recover.js'
 import type { Outcome, Report, ResourceReport } from './Report.js'
 import * as Stale from './stale.js'
+import * as Writer from './writer.js'
 
 export interface Options {
   /** The state directory (a machine path) holding the lock, the journal and backups. */
@@ -117,7 +118,7 @@ export const open = async (machine: Machine, options: Options): Promise<E.Either
         const report = await run(machine, plan.right, options, state, { opened: opened.right, now: checked.now }, accounts.right)
         return E.right({ ...report, recovered: recovered.right })
       } catch (e) {
-        if (e instanceof JournalError) {
+        if (e instanceof Writer.JournalError) {
           return E.left([Diagnostic.make('Apply', `${e.message}; the run stopped, and the next apply rolls back what it began`)])
         }
         throw e
@@ -202,10 +203,8 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     if (f === undefined) throw new Error(`invariant: no interpreter of ${tag} steps`)
     return f
   }
-  const write = async (r: Journal.Record): Promise<void> => {
-    const w = await machine.append(state.journal, new TextEncoder().encode(Journal.encode(r)))()
-    if (E.isLeft(w)) throw new JournalError(w.left)
-  }
+  const journal = Writer.make(machine, state.journal)
+  const write = journal.note
   const outcomes: { id: string; outcome: Outcome; messages: string[] }[] = []
   const applied: Done[] = []
   const rolledBack: string[] = []
@@ -214,7 +213,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
   let abort: string | undefined
   /** An undo failed: the journal and backups must outlive this run, for recovery to retry. */
   let unrecovered = false
-  await write({ _tag: 'run', plan: plan.hash, atomic: options.atomic, pid: machine.pid() })
+  write({ _tag: 'run', plan: plan.hash, atomic: options.atomic, pid: machine.pid() })
   // Resources skipped for an unmet requirement: requiring one of them is an unmet requirement too.
   const unmet = new Set<string>()
   const outcomeOf = (id: string): Outcome | undefined => outcomes.find((o) => o.id === id)?.outcome
@@ -258,7 +257,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         continue
       }
     }
-    await write({ _tag: 'resource', id: r.id })
+    write({ _tag: 'resource', id: r.id })
     const done: Done[] = []
     for (const step of error === undefined ? steps : []) {
       seq += 1
@@ -270,7 +269,8 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         break
       }
       const temp = family.temp?.(step, machine.pid(), seq)
-      await write({ _tag: 'step', seq, id: r.id, what, undo: undo.right, ...(temp !== undefined ? { temp } : {}) })
+      // The one durable point before a mutation: this record, with every record noted since the last.
+      await journal.sync({ _tag: 'step', seq, id: r.id, what, undo: undo.right, ...(temp !== undefined ? { temp } : {}) })
       done.push({ id: r.id, what, undo: undo.right, temp })
       if (options.afterStepStart !== undefined) await options.afterStepStart(seq)
       const result = await family.run(step, { id: r.id, now: interpreters.now.get(r.id), output: after, ...(temp !== undefined ? { temp } : {}) })
@@ -283,7 +283,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         }
         break
       }
-      await write({ _tag: 'done', seq })
+      write({ _tag: 'done', seq })
       if (Undo.irreversible(undo.right)) irreversible.push(`${r.id}: ${what}`)
     }
     if (error === undefined) {
@@ -292,7 +292,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     }
     if (error === undefined && steps.length > 0) error = await checkHealth(r, machine, options, after)
     if (error === undefined) {
-      await write({ _tag: 'end', id: r.id, ok: true })
+      write({ _tag: 'end', id: r.id, ok: true })
       applied.push(...done)
       outcomes.push({ id: r.id, outcome: 'changed', messages: [...notes, ...steps.map((s) => s.reason), ...after] })
       continue
@@ -303,7 +303,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     messages.push(...(undone.failed.length > 0 ? undone.failed : undone.ok.length > 0 ? ['rolled back to how it was'] : []))
     // A resource whose undo failed does not end: its steps stay in the journal for recovery to retry.
     if (undone.broken) unrecovered = true
-    else await write({ _tag: 'end', id: r.id, ok: false })
+    else write({ _tag: 'end', id: r.id, ok: false })
     outcomes.push({ id: r.id, outcome: 'failed', messages })
     if (options.atomic) {
       const all = await rollback(machine, applied)
@@ -326,9 +326,12 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     const kept = `the rollback did not finish: the journal and backups are kept in ${options.stateDir}, and the next apply retries it`
     const last = outcomes.filter((o) => o.outcome === 'failed').at(-1)
     if (last !== undefined) (last.messages as string[]).push(kept)
+    // the resources that ended keep their changes when recovery retries the rest: their end records must be on disk
+    await journal.flush()
     return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible }
   }
-  await write({ _tag: 'commit' })
+  // A run that changed nothing never wrote its journal, and has nothing to commit.
+  if (journal.written()) await journal.sync({ _tag: 'commit' })
   await Recover.clear(machine, options.stateDir)
   return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible }
 }
@@ -364,9 +367,4 @@ const checkHealth = async (r: Plan.ResourcePlan, machine: Machine, options: Opti
 const runnerOf = async (machine: Machine, options: Options): Promise<Runner.Runner> =>
   options.runner ?? (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
 
-/** A journal write failed: the run cannot go on safely. */
-export class JournalError extends Error {
-  constructor(readonly fault: Fault.Fault) {
-    super(`cannot write the journal: ${Fault.render(fault)}`)
-  }
-}
+export { JournalError } from './writer.js'
