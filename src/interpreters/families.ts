@@ -14,6 +14,10 @@ import type { Runtime } from './libral/Runtime.js'
 import type { Session } from './libral/Session.js'
 import * as LibralSteps from './libral/steps.js'
 import type { Machine } from './Machine.js'
+import * as Apt from './packages/apt.js'
+import type { Manager as PackageManager } from './packages/Manager.js'
+import * as PackageProbes from './packages/probes.js'
+import * as PackageSteps from './packages/steps.js'
 import * as Probes from './probes.js'
 import type { Runner } from './Runner.js'
 import type { Manager as ServiceManager } from './services/Manager.js'
@@ -35,6 +39,8 @@ export interface Services {
   readonly libral?: { readonly session: () => Promise<Session>; readonly target?: (qname: string) => Target }
   /** The service manager (default: systemctl, made on the first request). */
   readonly services?: () => ServiceManager
+  /** The package manager (default: apt below the machine's root, made on the first request). */
+  readonly packages?: () => PackageManager
 }
 
 const missing = (what: string): Family => ({
@@ -52,6 +58,7 @@ export const requests = (s: Services): Families => {
     host: () => (s.readHost === undefined ? missing('host files are read outside planning') : Probes.hostFiles(s.readHost, s.seen)),
     libral: () => (s.libral === undefined ? missing('libral resources are observed without a libral session') : LibralProbes.family(s.libral.session, s.libral.target)),
     service: () => ServiceProbes.family(s.services ?? once(() => Systemctl.make())),
+    package: () => PackageProbes.family(s.packages ?? once(() => Apt.make({ root: s.machine.root }))),
   }
   return lazily(table)
 }
@@ -81,6 +88,8 @@ export interface ApplyServices {
   readonly libral?: () => Promise<Session>
   /** The service manager of service steps and queries (default: systemctl). */
   readonly services?: ServiceManager
+  /** The package manager of package steps and queries (default: apt below the machine's root). */
+  readonly packages?: PackageManager
 }
 
 /**
@@ -105,10 +114,12 @@ export const open = async (machine: Machine, plan: Plan.Plan, services: ApplySer
     return runtime
   }
   const serviceManager = once(() => services.services ?? Systemctl.make())
+  const packageManager = once(() => services.packages ?? Apt.make({ root: machine.root }))
   const requestFamilies = requests({
     machine,
     runner: runnerOf,
     services: serviceManager,
+    packages: packageManager,
     ...(runtime !== undefined ? { libral: { session: async () => runtime!.session, target: (q: string) => runtime!.target(q) } } : {}),
   })
   const table: Record<string, () => StepFamily> = {
@@ -116,6 +127,7 @@ export const open = async (machine: Machine, plan: Plan.Plan, services: ApplySer
     exec: () => CommandSteps.family(runnerOf),
     libral: () => LibralSteps.family(libralRuntime),
     service: () => ServiceSteps.family(serviceManager),
+    package: () => PackageSteps.family(packageManager),
   }
   return E.right({ requests: requestFamilies, steps: lazily(table) })
 }

@@ -41,8 +41,8 @@ describe('CCM exec snippets', () => {
     expect(errors.map((d) => d.message).filter((m) => !notYet.test(m))).toEqual([])
   })
 
-  it('yamlmanifests-defaults-require-failonerror.yaml: only the package type is missing; its require resolves', () => {
+  it('yamlmanifests-defaults-require-failonerror.yaml compiles, its package included; its require resolves', () => {
     const { errors } = outcome('yamlmanifests.yaml', read('yamlmanifests-defaults-require-failonerror.yaml'))
-    expect(errors.map((d) => d.message)).toEqual(['unknown resource type "package"'])
+    expect(errors.map((d) => d.message)).toEqual([])
   })
 })

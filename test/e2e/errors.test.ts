@@ -74,7 +74,7 @@ const cases: Record<string, Case> = {
     resource: 'file#/etc/x',
     says: /duplicate resource file#\/etc\/x/,
   },
-  'unknown resource type': { manifest: `ccm:\n  resources:\n    - package:\n        - nginx:\n            ensure: present\n`, at: '3:7', says: /unknown resource type "package"/ },
+  'unknown resource type': { manifest: `ccm:\n  resources:\n    - mount:\n        - /srv:\n            ensure: present\n`, at: '3:7', says: /unknown resource type "mount"/ },
   'explicit name form without a name': { manifest: `ccm:\n  resources:\n    - file:\n        ensure: present\n`, at: '4:9', says: /needs a "name"/ },
   // lookups at plan time
   'unknown user': { manifest: file(`            owner: nosuchuser\n            group: root\n            mode: "0644"\n`), at: '4:11', resource: 'file#/etc/x', plan: true, says: /could not look up user "nosuchuser"/ },
@@ -93,7 +93,7 @@ const cases: Record<string, Case> = {
     plan: true,
     says: /_plugin: "vault": no plugin of that name/,
   },
-  'a plugin reference in a resource': { manifest: file(`            content:\n              _plugin: env_var\n              var: HOME\n${attrs}`), at: '6:15', says: /_plugin: "env_var": no plugin of that name/ },
+  'a plugin reference in a resource': { manifest: file(`            content:\n              _plugin: vault\n              path: secret/x\n${attrs}`), at: '6:15', says: /_plugin: "vault": no plugin of that name/ },
   'a plugin reference that names no plugin': { manifest: `data:\n  password:\n    _plugin: [a]\n` + file(attrs), at: '3:14', says: /_plugin must name a plugin \(a non-empty string\), not a list/ },
   'unknown name in ${ }': { manifest: file(`            content: "\${ Dta.x }"\n${attrs}`), at: '5:26', resource: 'file#/etc/x', says: /unknown name Dta/ },
 }

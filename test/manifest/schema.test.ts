@@ -51,7 +51,7 @@ describe('manifest schema', () => {
   // compiler (its keys are checked, its values are not, as nothing uses them), while the schema,
   // an editor's aid, checks it anyway.
   const group = fc
-    .record({ type: fc.constantFrom('file', 'file', 'file', 'package'), items: fc.array(item, { maxLength: 3 }) })
+    .record({ type: fc.constantFrom('file', 'file', 'file', 'mount'), items: fc.array(item, { maxLength: 3 }) })
     .map(({ type, items }) => ({ [type]: [...items, { '/etc/last': null }] }))
   const manifest = fc.record(
     {

@@ -19,6 +19,18 @@ export interface AptRoot {
   readonly configFile: string
 }
 
+// validation
+
+/**
+ * Why apt cannot be confined to this root (undefined: it can): the root is written in quotes into
+ * apt's configuration, where `"` would end the value and `;`, `{`, `}` or `\` could add options
+ * (a `DPkg::Pre-Invoke` would run a command), so none of them may appear in its path.
+ */
+export const problem = (root: Root.Root): string | undefined => {
+  const c = /["{};\\]/.exec(root.path)?.[0]
+  return c === undefined ? undefined : `root directory ${JSON.stringify(root.path)}: contains ${JSON.stringify(c)}, which apt's configuration cannot hold safely`
+}
+
 // constructors
 
 /** The apt configuration file that keeps apt inside the root: only `Dir`. */

@@ -1,0 +1,51 @@
+// Decoding a package resource from a manifest: ensure present (the default), absent, latest or a
+// version; the apt provider (dnf refused as not available here); names apt could read as an
+// option, a pattern or a removal refused; a clear message with its position for every bad input.
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import { compile } from '../../../src/compiler/compile.js'
+import * as Diagnostic from '../../../src/core/Diagnostic.js'
+
+const manifest = (entry: string): string => `ccm:\n  resources:\n    - package:\n        - ${entry}\n`
+const decode = (text: string) => compile('m.yaml', text, '/', {})
+const errors = (text: string): string => {
+  const r = decode(text)
+  return E.isLeft(r) ? r.left.map(Diagnostic.render).join('\n') : ''
+}
+const specOf = (text: string) => {
+  const r = decode(text)
+  if (E.isLeft(r)) throw new Error(r.left.map(Diagnostic.render).join('\n'))
+  return r.right.resources[0]
+}
+
+describe('a package entry', () => {
+  it('defaults to ensure present and the apt provider', () => {
+    expect(specOf(manifest('hello: {}'))).toEqual({ _tag: 'package', id: 'package#hello', name: 'hello', at: { file: 'm.yaml', line: 4, col: 11 }, ensure: 'present', provider: 'apt' })
+  })
+
+  it.each(['present', 'absent', 'latest', '2.10-3', '1:2.0~rc1-1+b2'])('takes ensure %s', (ensure) => {
+    expect(specOf(manifest(`libc6:amd64:\n            ensure: "${ensure}"\n            provider: apt`))).toMatchObject({ name: 'libc6:amd64', ensure })
+  })
+
+  it.each([
+    ['-oDir=/', '4:11', 'package name "-oDir=/": contains "=", which is not allowed'],
+    ['"-ohello"', '4:11', 'package name "-ohello": starts with "-": it must start with a letter or a digit (a package manager would read it as an option)'],
+    ['"zs.*"', '4:11', 'package name "zs.*": contains "*", which is not allowed'],
+    ['"dpkg-"', '4:11', 'apt package name "dpkg-": ends with "-", which apt-get would read as "remove this package"'],
+    ['Hello', '4:11', 'apt package name "Hello": has "H", which Debian package names do not'],
+    ['x', '4:11', 'apt package name "x": is shorter than two characters'],
+    ['"a;b"', '4:11', 'package name "a;b": contains ";", which is not allowed'],
+  ])('refuses the name %s at its position', (name, at, says) => {
+    const e = errors(manifest(`${name}: {}`))
+    expect(e).toContain(`m.yaml:${at}:`)
+    expect(e).toContain(says)
+  })
+
+  it('refuses a malformed version, an unknown ensure, the dnf provider, an unknown provider and an unknown property, each at its position', () => {
+    expect(errors(manifest('vim:\n            ensure: "1.0;rm -rf /"'))).toContain('m.yaml:5:21: package#vim: ensure is not present, absent, latest or a valid version: package version "1.0;rm -rf /": contains ";"')
+    expect(errors(manifest('vim:\n            ensure: installed'))).toMatch(/m\.yaml:5:21: package#vim: ensure is not present, absent, latest or a valid version: Debian version "installed": .*\n {2}hint: ensure is present \(the default\), absent, latest, or an exact version/)
+    expect(errors(manifest('vim:\n            provider: dnf'))).toContain('m.yaml:5:23: package#vim: package provider "dnf" is not available here: this plait manages packages with apt only')
+    expect(errors(manifest('vim:\n            provider: yum'))).toContain('m.yaml:5:23: package#vim: unknown package provider "yum"')
+    expect(errors(manifest('vim:\n            version: "1"'))).toMatch(/m\.yaml:5:13: package#vim: unknown property "version" for a package resource\n {2}hint: allowed: ensure, provider/)
+  })
+})
