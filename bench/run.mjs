@@ -90,13 +90,15 @@ function timed(cmd, args, { node = true, okCodes = [0] } = {}) {
       }
       let internal
       let cpu
+      let rss
       if (node && existsSync(timingFile)) {
         const t = JSON.parse(readFileSync(timingFile, 'utf8'))
         internal = t.exit - t.loaded
         cpu = t.cpu
+        rss = t.maxRssKiB
         rmSync(timingFile)
       }
-      resolve({ ms: Number((t1 ?? process.hrtime.bigint()) - t0) / 1e6, internal, cpu, stdout, stderr, code })
+      resolve({ ms: Number((t1 ?? process.hrtime.bigint()) - t0) / 1e6, internal, cpu, rss, stdout, stderr, code })
     })
   })
 }
@@ -114,11 +116,13 @@ class Series {
     this.ms = []
     this.internal = []
     this.cpu = []
+    this.rss = []
   }
   add(r) {
     this.ms.push(r.ms)
     if (r.internal !== undefined) this.internal.push(r.internal)
     if (r.cpu !== undefined) this.cpu.push(r.cpu)
+    if (r.rss !== undefined) this.rss.push(r.rss)
     return r
   }
   get median() {
@@ -133,6 +137,7 @@ class Series {
       max: round(Math.max(...this.ms)),
       internalMedian: this.internal.length > 0 ? round(median(this.internal)) : null,
       cpuMedian: this.cpu.length > 0 ? round(median(this.cpu)) : null,
+      peakRssMiB: this.rss.length > 0 ? round(Math.max(...this.rss) / 1024) : null,
       samples: this.ms.map(round),
     }
   }
@@ -355,7 +360,7 @@ async function benchPuppet() {
 const fmt = (x) => (x === null || x === undefined ? '' : x >= 1000 ? x.toFixed(0) : x.toFixed(1))
 
 function table(rows) {
-  const header = ['', 'median', 'min', 'max', 'runs', 'internal', 'cpu']
+  const header = ['', 'median', 'min', 'max', 'runs', 'internal', 'cpu', 'peak RSS MiB']
   const body = rows.map((r) =>
     typeof r === 'string'
       ? r
@@ -367,6 +372,7 @@ function table(rows) {
           String(r.ms.length),
           r.internal.length > 0 ? fmt(median(r.internal)) : '',
           r.cpu.length > 0 ? fmt(median(r.cpu)) : '',
+          r.rss.length > 0 ? fmt(Math.max(...r.rss) / 1024) : '',
         ],
   )
   const widths = header.map((h, i) => Math.max(h.length, ...body.filter((b) => Array.isArray(b)).map((b) => b[i].length)))
@@ -419,6 +425,16 @@ async function main() {
     out.push(`  write floor = ${r.apply.writeFloor.mode} (${fmt(r.apply.writeFloor.median)} ms)`)
     out.push(`  apply ${r.n} new files / write floor:     ${r.apply.applyOverWriteFloor.toFixed(2)}x  (goal ≤ 2x: ${r.apply.goal.met ? 'met' : 'NOT met'})`)
     if (r.apply.cpu !== null) out.push(`  same, CPU time (user + system):            ${r.apply.cpu.toFixed(2)}x`)
+  }
+  const rssOf = (r) => (r._series.planUnchanged.rss.length > 0 ? Math.max(...r._series.planUnchanged.rss) / 1024 : undefined)
+  const sized = results.filter((r) => rssOf(r) !== undefined).sort((a, b) => a.resources - b.resources)
+  if (sized.length >= 2) {
+    const [small, large] = [sized[0], sized[sized.length - 1]]
+    const perThousand = ((rssOf(large) - rssOf(small)) / (large.resources - small.resources)) * 1000
+    const baseline = rssOf(small) - (perThousand * small.resources) / 1000
+    out.push('')
+    out.push(`peak RSS of plan unchanged: ${sized.map((r) => `${r.resources.toLocaleString('en-US')} resources ${fmt(rssOf(r))} MiB`).join(', ')}`)
+    out.push(`  = ${fmt(baseline)} MiB fixed + ${fmt(perThousand)} MiB per 1,000 resources (linear through the two sizes)`)
   }
   out.push('')
   if (!puppet.installed) {

@@ -3,7 +3,7 @@
 // took to boot (until this hook ran) and when the process exited, both in ms since process start.
 // The difference is the process's own time: module loading plus the work, without boot or teardown.
 // It also reports the CPU time (user + system, all threads) the process used, which other load on
-// the machine disturbs less than wall time.
+// the machine disturbs less than wall time, and its peak resident set size (KiB).
 import { writeFileSync } from 'node:fs'
 
 const file = process.env.BENCH_TIMING_FILE
@@ -11,6 +11,6 @@ if (file) {
   const loaded = performance.now()
   process.on('exit', () => {
     const cpu = process.cpuUsage()
-    writeFileSync(file, JSON.stringify({ loaded, exit: performance.now(), cpu: (cpu.user + cpu.system) / 1000 }))
+    writeFileSync(file, JSON.stringify({ loaded, exit: performance.now(), cpu: (cpu.user + cpu.system) / 1000, maxRssKiB: process.resourceUsage().maxRSS }))
   })
 }
