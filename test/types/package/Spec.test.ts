@@ -1,22 +1,10 @@
 // Decoding a package resource from a manifest: ensure present (the default), absent, latest or a
 // version; the apt provider (dnf refused as not available here); names apt could read as an
 // option, a pattern or a removal refused; a clear message with its position for every bad input.
-import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import { compile } from '../../../src/compiler/compile.js'
-import * as Diagnostic from '../../../src/core/Diagnostic.js'
+import { errors, specOf } from '../../support/compiled.js'
 
 const manifest = (entry: string): string => `ccm:\n  resources:\n    - package:\n        - ${entry}\n`
-const decode = (text: string) => compile('m.yaml', text, '/', {})
-const errors = (text: string): string => {
-  const r = decode(text)
-  return E.isLeft(r) ? r.left.map(Diagnostic.render).join('\n') : ''
-}
-const specOf = (text: string) => {
-  const r = decode(text)
-  if (E.isLeft(r)) throw new Error(r.left.map(Diagnostic.render).join('\n'))
-  return r.right.resources[0]
-}
 
 describe('a package entry', () => {
   it('defaults to ensure present and the apt provider', () => {

@@ -4,22 +4,11 @@
 import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import { compile } from '../../../src/compiler/compile.js'
-import * as Diagnostic from '../../../src/core/Diagnostic.js'
+import { errors, specOf } from '../../support/compiled.js'
 import * as Spec from '../../../src/types/service/Spec.js'
 import * as Status from '../../../src/types/service/Status.js'
 
 const manifest = (entry: string, before = ''): string => `ccm:\n  resources:\n${before}    - service:\n        - ${entry}\n`
-const decode = (text: string) => compile('m.yaml', text, '/', {})
-const errors = (text: string): string => {
-  const r = decode(text)
-  return E.isLeft(r) ? r.left.map(Diagnostic.render).join('\n') : ''
-}
-const specOf = (text: string) => {
-  const r = decode(text)
-  if (E.isLeft(r)) throw new Error(r.left.map(Diagnostic.render).join('\n'))
-  return r.right.resources[0]
-}
 
 describe('a service entry', () => {
   it('defaults to ensure running and leaves the boot state alone', () => {
