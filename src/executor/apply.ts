@@ -9,6 +9,8 @@ import * as Families from '../interpreters/families.js'
 import * as Undo from '../interpreters/files/undo.js'
 import type { Machine } from '../interpreters/Machine.js'
 import type * as Session from '../interpreters/libral/Session.js'
+import type { Manager as PackageManager } from '../interpreters/packages/Manager.js'
+import type { Manager as ServiceManager } from '../interpreters/services/Manager.js'
 import type * as Runner from '../interpreters/Runner.js'
 import { familyOf, type StepFamily } from '../interpreters/steps.js'
 import * as Run from '../observe/run.js'
@@ -43,6 +45,10 @@ export interface Options {
   readonly sleep?: Health.Sleep
   /** Makes the session that runs the plan's libral providers (default: a quiet one with PLAIT_ROOT_DIR set to a non-"/" root). */
   readonly libral?: () => Promise<Session.Session>
+  /** The service manager of service steps and queries (default: systemctl; tests give the memory one). */
+  readonly services?: ServiceManager
+  /** The package manager of package steps and queries (default: apt below the machine's root; tests give the memory one). */
+  readonly packages?: PackageManager
 }
 
 /** The default state directory. */
@@ -57,7 +63,12 @@ interface Done {
 
 /** Opens the interpreters the plan needs (its libral providers are loaded and checked against the plan). */
 const openInterpreters = (machine: Machine, plan: Plan.Plan, options: Options): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Families.Opened>> =>
-  Families.open(machine, plan, { ...(options.runner !== undefined ? { runner: options.runner } : {}), ...(options.libral !== undefined ? { libral: options.libral } : {}) })
+  Families.open(machine, plan, {
+    ...(options.runner !== undefined ? { runner: options.runner } : {}),
+    ...(options.libral !== undefined ? { libral: options.libral } : {}),
+    ...(options.services !== undefined ? { services: options.services } : {}),
+    ...(options.packages !== undefined ? { packages: options.packages } : {}),
+  })
 
 const rootCheck = (plan: Plan.Plan, machine: Machine): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan> =>
   plan.root === machine.root

@@ -1,14 +1,21 @@
 // The laws of DESIGN.md, as properties over the memory interpreter: idempotence, noop purity,
-// determinism and plan-file round trip, staleness, crash atomicity and rollback.
+// determinism and plan-file round trip, staleness, crash atomicity and rollback. Worlds mix files
+// with services and packages on the memory service and package managers (systems.ts); their steps
+// are irreversible, so the crash and rollback laws expect them listed as ran and left as they are.
 import { fc } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as Snapshot from '../../src/interpreters/Snapshot.js'
 import * as Memory from '../../src/interpreters/memory/memory.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
+import type { Catalog } from '../../src/compiler/Catalog.js'
+import type * as Plan from '../../src/core/Plan.js'
+import type * as Apply from '../../src/executor/apply.js'
+import type { Report } from '../../src/executor/Report.js'
 import type { FileSpec } from '../../src/types/file/Spec.js'
 import * as Coverage from '../support/Coverage.js'
-import { apply, catalogOf, managed, planE } from '../support/run.js'
+import { apply as applyWith, managed } from '../support/run.js'
+import * as Systems from './systems.js'
 
 const universe = ['/a', '/a/f1', '/a/f2', '/a/d', '/a/d/f3', '/b', '/b/f4', '/c'] as const
 const texts = ['', 'one\n', 'two\n', 'three\nlines\nhere\n'] as const
@@ -68,15 +75,24 @@ const specArb = (path: string): fc.Arbitrary<FileSpec> =>
       force: ensure === 'absent' && force,
     }))
 
+// Files, then services (some subscribing to one of the files) and packages (see systems.ts).
 const catalogArb = fc
   .subarray([...universe], { minLength: 1, maxLength: 3 })
   .chain((paths) => fc.tuple(...paths.map(specArb)))
-  .map((specs) => catalogOf(specs))
+  .chain((specs) => Systems.mixedCatalogArb(specs))
 
-const world = fc.record({ machine: machineArb, catalog: catalogArb })
+const world = fc.record({ machine: machineArb, catalog: catalogArb, systems: Systems.systemsArb })
 
 /** A plan, or the diagnostics that refused it (a directory in the way of a file, and so on). */
-const tryPlan = async (catalog: ReturnType<typeof catalogOf>, m: Memory.MemoryMachine) => planE(catalog, m)
+const tryPlan = async (catalog: Catalog, m: Memory.MemoryMachine, ms: Systems.Managers) => Systems.planE(catalog, m, ms)
+
+/** Applies with the run's service and package managers. */
+const apply = (m: Memory.MemoryMachine, ms: Systems.Managers, plan: Plan.Plan, options: Partial<Apply.Options> = {}) => applyWith(m, plan, { ...options, services: ms.services, packages: ms.packages })
+
+/** Labels a planned world by the kinds it has steps of, so the floors can ask that services and packages are really exercised. */
+const labelKinds = (cov: Coverage.Coverage, plan: Plan.Plan, suffix: string): void => {
+  for (const kind of ['service', 'package']) if (plan.resources.some((r) => Systems.kindOf(r.id) === kind && r.steps.length > 0)) cov.label(`${kind} ${suffix}`)
+}
 
 /** A refused plan is an answer too: it must say why, with the resource it concerns. */
 const examineRefusal = (ds: ReadonlyArray<{ code: string; message: string; resource?: string }>): void => {
@@ -90,6 +106,44 @@ const refused = <A>(cov: Coverage.Coverage, p: E.Either<ReadonlyArray<{ code: st
   cov.label('plan refused')
   examineRefusal(p.left)
   return true
+}
+
+/**
+ * A rerun refused because a service or package step of an earlier run was not undone (such steps
+ * are irreversible: the report lists them as ran, and recovery leaves them): every diagnostic is
+ * Stale, one names a service or package, and the managers are as the earlier run left them.
+ * False (nothing asserted) when no such step changed anything the plan observed.
+ */
+const refusedForIrreversible = (
+  cov: Coverage.Coverage,
+  again: E.Either<ReadonlyArray<{ code: string; resource?: string }>, unknown>,
+  ms: Systems.Managers,
+  left: Systems.Systems,
+  initial: Systems.Systems,
+): boolean => {
+  if (E.isRight(again) || Systems.actions(ms).length === 0 || JSON.stringify(left) === JSON.stringify(initial)) return false
+  if (!again.left.some((x) => x.resource !== undefined && Systems.kindOf(x.resource) !== 'file')) return false
+  expect(again.left.every((x) => x.code === 'Stale')).toBe(true)
+  expect(Systems.state(ms)).toEqual(left)
+  cov.label('irreversible step kept')
+  return true
+}
+
+/**
+ * An atomic run that failed lists each service or package step that ran as irreversible, never as
+ * rolled back: a unit or package whose steps ran is as the uninterrupted run left it (the steps before
+ * the failure are the same), one whose steps did not run is as it was.
+ */
+const expectIrreversibleKept = (cov: Coverage.Coverage, report: Report, ms: Systems.Managers, fullMs: Systems.Managers, initial: Systems.Systems): void => {
+  const ran = new Set(report.irreversible.map((x) => x.slice(0, x.indexOf(': '))))
+  expect(report.irreversible.length).toBe(Systems.actions(ms).length)
+  expect(report.rolledBack.filter((x) => Systems.kindOf(x) !== 'file')).toEqual([])
+  for (const o of report.resources) if (ran.has(o.id)) expect(o.outcome).not.toBe('rolled back')
+  const now = Systems.state(ms)
+  const full = Systems.state(fullMs)
+  for (const n of Systems.unitNames) expect(now.units[n]).toEqual((ran.has(`service#${n}`) ? full : initial).units[n])
+  for (const n of Systems.packageNames) expect(now.packages[n]).toEqual((ran.has(`package#${n}`) ? full : initial).packages[n])
+  if (ran.size > 0) cov.label('irreversible listed, not undone')
 }
 
 const runs = { numRuns: 120 }
@@ -107,13 +161,14 @@ const law = (name: string, floors: Readonly<Record<string, number>>, property: (
   }, 120_000)
 
 describe('laws over the memory interpreter', () => {
-  law('idempotence: after a successful apply, planning again finds nothing to do', { converged: 0.25 }, (cov) =>
-    fc.asyncProperty(world, async ({ machine, catalog }) => {
+  law('idempotence: after a successful apply, planning again finds nothing to do', { converged: 0.25, 'service converged': 0.05, 'package converged': 0.05 }, (cov) =>
+    fc.asyncProperty(world, async ({ machine, catalog, systems }) => {
       cov.run()
       const m = Memory.make(machine)
-      const p = await tryPlan(catalog, m)
+      const ms = Systems.managers(systems)
+      const p = await tryPlan(catalog, m, ms)
       if (refused(cov, p)) return
-      const r = await apply(m, p.right)
+      const r = await apply(m, ms, p.right)
       expect(E.isRight(r)).toBe(true)
       if (E.isLeft(r)) return
       if (r.right.resources.some((x) => x.outcome === 'failed')) {
@@ -122,36 +177,52 @@ describe('laws over the memory interpreter', () => {
         expect(r.right.resources.filter((x) => x.outcome === 'failed').every((x) => x.messages.length > 0)).toBe(true)
         return
       }
-      const again = await tryPlan(catalog, m)
+      const again = await tryPlan(catalog, m, ms)
+      // A unit systemd does not know is planned only while an earlier resource of the run may install
+      // it: once nothing changes, the plan says "service not found" for exactly those units.
+      const missing = p.right.resources.filter((x) => Systems.kindOf(x.id) === 'service' && x.observed?.summary === 'not found').map((x) => x.id)
+      if (E.isLeft(again) && missing.length > 0) {
+        expect(again.left.map((d) => [d.resource, d.message])).toEqual(missing.map((id) => [id, 'service not found']))
+        cov.label('a missing unit refused once nothing installs it')
+        return
+      }
       expect(E.isRight(again) && again.right.resources.filter((x) => x.steps.length > 0)).toEqual([])
       cov.label('converged')
+      labelKinds(cov, p.right, 'converged')
+      if (p.right.resources.some((x) => x.steps.some((s) => s.reason.startsWith('refresh')))) cov.label('a subscribed service refreshed')
     }),
   )
 
-  law('noop purity: plan and apply --noop never change the machine', { 'noop applied': 0.25 }, (cov) =>
-    fc.asyncProperty(world, async ({ machine, catalog }) => {
+  law('noop purity: plan and apply --noop never change the machine', { 'noop applied': 0.25, 'service noop applied': 0.1, 'package noop applied': 0.1 }, (cov) =>
+    fc.asyncProperty(world, async ({ machine, catalog, systems }) => {
       cov.run()
       const m = Memory.make(machine)
-      const p = await tryPlan(catalog, m)
+      const ms = Systems.managers(systems)
+      const p = await tryPlan(catalog, m, ms)
       expect(m.mutations).toBe(0)
+      expect(Systems.told(ms)).toEqual([])
       if (E.isLeft(p)) {
         cov.label('plan refused')
         examineRefusal(p.left)
         expect(m.snapshot()).toEqual(machine)
         return
       }
-      await apply(m, p.right, { noop: true })
+      await apply(m, ms, p.right, { noop: true })
       expect(m.snapshot()).toEqual(machine)
       expect(m.mutations).toBe(0)
+      // services and packages are only asked, never told
+      expect(Systems.told(ms)).toEqual([])
+      expect(Systems.state(ms)).toEqual(systems)
       cov.label('noop applied')
+      labelKinds(cov, p.right, 'noop applied')
     }),
   )
 
-  law('determinism: equal machines give byte-identical plan files that round-trip', { 'round-tripped': 0.25 }, (cov) =>
-    fc.asyncProperty(world, async ({ machine, catalog }) => {
+  law('determinism: equal machines give byte-identical plan files that round-trip', { 'round-tripped': 0.25, 'service round-tripped': 0.1, 'package round-tripped': 0.1 }, (cov) =>
+    fc.asyncProperty(world, async ({ machine, catalog, systems }) => {
       cov.run()
-      const a = await tryPlan(catalog, Memory.make(machine))
-      const b = await tryPlan(catalog, Memory.make(machine))
+      const a = await tryPlan(catalog, Memory.make(machine), Systems.managers(systems))
+      const b = await tryPlan(catalog, Memory.make(machine), Systems.managers(systems))
       if (E.isLeft(a)) {
         cov.label('plan refused')
         expect(b).toEqual(a) // refusals are deterministic too
@@ -162,19 +233,37 @@ describe('laws over the memory interpreter', () => {
       const back = PlanFile.parse('plan.json', text)
       expect(E.isRight(back) && PlanFile.serialize(back.right)).toBe(text)
       cov.label('round-tripped')
+      labelKinds(cov, a.right, 'round-tripped')
     }),
   )
 
   law(
     'staleness: any change to an observed resource between plan and apply is refused, and nothing is changed',
-    { 'refused as stale': 0.2, 'a directory drifted': 0.02 },
+    { 'refused as stale': 0.2, 'a directory drifted': 0.02, 'a service drifted': 0.03, 'a package drifted': 0.03 },
     (cov) =>
-      fc.asyncProperty(world, fc.nat(), fc.constantFrom('content', 'mode', 'delete', 'create'), async ({ machine, catalog }, pick, how) => {
+      fc.asyncProperty(world, fc.nat(), fc.constantFrom('content', 'mode', 'delete', 'create'), async ({ machine, catalog, systems }, pick, how) => {
         cov.run()
         const m = Memory.make(machine)
-        const p = await tryPlan(catalog, m)
+        const p = await tryPlan(catalog, m, Systems.managers(systems))
         if (refused(cov, p)) return
-        const target = p.right.resources[pick % p.right.resources.length]!.name
+        const chosen = p.right.resources[pick % p.right.resources.length]!
+        const kind = Systems.kindOf(chosen.id)
+        if (kind !== 'file') {
+          // A unit or package changed between plan and apply: refused, and nothing is changed or told.
+          const d = Memory.make(machine)
+          const dm = Systems.managers(Systems.drift(systems, chosen.id, how))
+          const was = Systems.state(dm)
+          const r = await apply(d, dm, p.right)
+          expect(E.isLeft(r)).toBe(true)
+          if (E.isLeft(r)) expect(r.left.some((x) => x.code === 'Stale' && x.resource === chosen.id)).toBe(true)
+          expect(managed(d.snapshot())).toEqual(managed(machine))
+          expect(Systems.told(dm)).toEqual([])
+          expect(Systems.state(dm)).toEqual(was)
+          cov.label(`a ${kind} drifted`)
+          cov.label('refused as stale')
+          return
+        }
+        const target = chosen.name
         const files: Record<string, Snapshot.Node> = { ...machine.files }
         const cur = files[target]
         if (how === 'delete' || how === 'create') {
@@ -203,9 +292,11 @@ describe('laws over the memory interpreter', () => {
           return
         }
         const d = Memory.make(drifted.right)
+        const dm = Systems.managers(systems)
         const before = d.snapshot()
-        const r = await apply(d, p.right)
+        const r = await apply(d, dm, p.right)
         expect(E.isLeft(r)).toBe(true)
+        expect(Systems.told(dm)).toEqual([])
         if (E.isLeft(r)) expect(r.left.some((x) => x.code === 'Stale' && (x.resource === `file#${target}` || (x.resource ?? '').startsWith(`file#${target}/`)))).toBe(true)
         expect(managed(d.snapshot())).toEqual(managed(before))
         cov.label('refused as stale')
@@ -214,16 +305,17 @@ describe('laws over the memory interpreter', () => {
 
   law(
     'atomicity: a crash at any mutation leaves every managed path old or new, and recovery restores what it implies',
-    { 'crashed and recovered': 0.2 },
+    { 'crashed and recovered': 0.2, 'irreversible step kept': 0.01 },
     (cov) =>
-      fc.asyncProperty(world, fc.nat(), fc.boolean(), async ({ machine, catalog }, at, atomic) => {
+      fc.asyncProperty(world, fc.nat(), fc.boolean(), async ({ machine, catalog, systems }, at, atomic) => {
         cov.run()
         const probe = Memory.make(machine)
-        const p = await tryPlan(catalog, probe)
+        const p = await tryPlan(catalog, probe, Systems.managers(systems))
         if (refused(cov, p)) return
         // The outcome of an uninterrupted run, and how many mutations it makes.
         const full = Memory.make(machine)
-        const r = await apply(full, p.right, { atomic })
+        const fullMs = Systems.managers(systems)
+        const r = await apply(full, fullMs, p.right, { atomic })
         expect(E.isRight(r)).toBe(true)
         if (E.isLeft(r)) return
         const after = full.snapshot()
@@ -234,16 +326,26 @@ describe('laws over the memory interpreter', () => {
         }
         const crashAt = 1 + (at % full.mutations)
         const m = Memory.make(machine, { crashAt })
-        await apply(m, p.right, { atomic })
+        // the managers outlive the crash, as systemd and dpkg's database do
+        const ms = Systems.managers(systems)
+        await apply(m, ms, p.right, { atomic })
         expect(m.crashed).toBe(true)
         const crashed = m.snapshot()
+        // each unit's and package's state is the old or the new one, field by field (a crash comes between verbs)
+        const systemsCrashed = Systems.state(ms)
+        const fullSystems = Systems.state(fullMs)
+        for (const n of Systems.unitNames) {
+          for (const f of ['active', 'unitFile'] as const) expect([systems.units[n]?.[f], fullSystems.units[n]?.[f]]).toContain(systemsCrashed.units[n]?.[f])
+        }
+        for (const n of Systems.packageNames) expect([systems.packages[n]?.installed, fullSystems.packages[n]?.installed]).toContain(systemsCrashed.packages[n]?.installed)
         const managedPaths = new Set(p.right.resources.map((x) => x.name))
         const revived = m.revive()
         if (r.right.resources.some((x) => x.outcome === 'failed')) {
           // The uninterrupted run fails (and undoes what it can): a crash may come between a step
           // and its undo, so only recovery is checked: an atomic run ends as the failing run does.
           cov.label('full run failed')
-          const again = await apply(revived, p.right, { atomic })
+          const again = await apply(revived, ms, p.right, { atomic })
+          if (refusedForIrreversible(cov, again, ms, systemsCrashed, systems)) return
           if (atomic) {
             expect(E.isRight(again)).toBe(true)
             expect(managed(revived.snapshot())).toEqual(managed(after))
@@ -255,9 +357,9 @@ describe('laws over the memory interpreter', () => {
         }
         for (const path of managedPaths) expect([machine.files[path], after.files[path]]).toContainEqual(crashed.files[path])
         // The restarted process finds the journal and rolls back what it implies.
-        const again = await apply(revived, p.right, { atomic })
+        const again = await apply(revived, ms, p.right, { atomic })
         const recovered = revived.snapshot()
-        if (atomic) {
+        if (atomic && !refusedForIrreversible(cov, again, ms, systemsCrashed, systems)) {
           // Everything the crashed run began was undone and the saved plan applied again; or the
           // crash came after the run committed, the machine is the finished run's, and the plan is stale.
           if (E.isRight(again)) expect(managed(recovered)).toEqual(managed(after))
@@ -273,14 +375,15 @@ describe('laws over the memory interpreter', () => {
       }),
   )
 
-  law('rollback: with --atomic, a failing step leaves the machine exactly as it was', { 'rolled back': 0.01, 'Left examined': 0.1, 'recovered after a journal failure': 0.02 }, (cov) =>
-    fc.asyncProperty(world, fc.nat(), async ({ machine, catalog }, at) => {
+  law('rollback: with --atomic, a failing step leaves the machine exactly as it was', { 'rolled back': 0.01, 'Left examined': 0.1, 'recovered after a journal failure': 0.02, 'irreversible listed, not undone': 0.01 }, (cov) =>
+    fc.asyncProperty(world, fc.nat(), async ({ machine, catalog, systems }, at) => {
       cov.run()
       const probe = Memory.make(machine)
-      const p = await tryPlan(catalog, probe)
+      const p = await tryPlan(catalog, probe, Systems.managers(systems))
       if (refused(cov, p)) return
       const full = Memory.make(machine)
-      const ok = await apply(full, p.right, { atomic: true })
+      const fullMs = Systems.managers(systems)
+      const ok = await apply(full, fullMs, p.right, { atomic: true })
       expect(E.isRight(ok)).toBe(true)
       if (full.mutations === 0 || E.isLeft(ok)) {
         cov.label('nothing to fail')
@@ -288,7 +391,8 @@ describe('laws over the memory interpreter', () => {
       }
       // Fail one mutation of the run, wherever it falls: lock, journal, backup, step, cleanup.
       const m = Memory.make(machine, { failAt: { mutation: 1 + (at % full.mutations) } })
-      const r = await apply(m, p.right, { atomic: true })
+      const ms = Systems.managers(systems)
+      const r = await apply(m, ms, p.right, { atomic: true })
       if (E.isLeft(r)) {
         cov.label('Left examined')
         expect(r.left.length).toBeGreaterThan(0)
@@ -297,7 +401,13 @@ describe('laws over the memory interpreter', () => {
           // next apply rolls back what it began. It must: recovery, then the plan applies whole.
           expect(r.left.some((d) => d.message.includes('the next apply rolls back what it began'))).toBe(true)
           const revived = m.revive()
-          const again = await apply(revived, p.right, { atomic: true })
+          const left = Systems.state(ms)
+          const again = await apply(revived, ms, p.right, { atomic: true })
+          if (refusedForIrreversible(cov, again, ms, left, systems)) {
+            // recovery undid every file step: only the irreversible steps remain
+            expect(managed(revived.snapshot())).toEqual(managed(machine))
+            return
+          }
           expect(E.isRight(again) && again.right.recovered.length).toBeGreaterThan(0)
           expect(managed(revived.snapshot())).toEqual(managed(full.snapshot()))
           cov.label('recovered after a journal failure')
@@ -307,12 +417,15 @@ describe('laws over the memory interpreter', () => {
         // rolls back first, then applies the plan as an uninterrupted run does
         cov.label('undo failed, journal kept')
         const revived = m.revive()
-        const again = await apply(revived, p.right, { atomic: true })
+        const left = Systems.state(ms)
+        const again = await apply(revived, ms, p.right, { atomic: true })
+        if (refusedForIrreversible(cov, again, ms, left, systems)) return
         expect(E.isRight(again) && again.right.recovered.length).toBeGreaterThan(0)
         expect(managed(revived.snapshot())).toEqual(managed(full.snapshot()))
       } else if (r.right.resources.some((x) => x.outcome === 'failed')) {
         cov.label('rolled back')
         expect(managed(m.snapshot())).toEqual(managed(machine))
+        expectIrreversibleKept(cov, r.right, ms, fullMs, systems)
       } else {
         // the failed mutation was one the run tolerates (cleanup of what is already gone): the run is whole
         cov.label('failure tolerated')
