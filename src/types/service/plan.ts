@@ -37,12 +37,19 @@ export const runningStep = (name: string, d: ServiceDesired, s: Status.Status, c
   return { ...step('service.restart', name, `refresh: ${when}`, 'Would have restarted via subscribe'), when: [...changing] }
 }
 
-/** The boot-state phase; an error when `enable` is set and systemd cannot say whether the unit is enabled. */
+/** Unit file states that `systemctl disable` cannot change (is-enabled reads them as enabled). */
+const fixedAtBoot: ReadonlyArray<string> = ['static', 'generated', 'transient']
+
+/** The boot-state phase; an error when `enable` is set and systemd cannot say whether the unit is enabled, or cannot disable it. */
 export const bootStep = (name: string, d: ServiceDesired, s: Status.Status): E.Either<string, ServiceStep | undefined> => {
   if (d.enable === undefined) return E.right(undefined)
   if (s.missing === true) return E.right(d.enable ? step('service.enable', name, notYet, 'Would have enabled') : undefined)
   if (s.enabled === undefined) return E.left(`cannot tell whether service ${name} is enabled: systemd reports no unit file state for it`)
   if (d.enable && !s.enabled) return E.right(step('service.enable', name, `it is disabled at boot (${s.unitFile})`, 'Would have enabled'))
+  // A static, generated or transient unit has no [Install] section to undo: `systemctl disable` leaves it as it is.
+  if (!d.enable && s.enabled && fixedAtBoot.includes(s.unitFile)) {
+    return E.left(`service ${name} is ${s.unitFile} at boot: systemd starts it when another unit needs it, and it cannot be disabled (leave enable unset, or mask it)`)
+  }
   if (!d.enable && s.enabled) return E.right(step('service.disable', name, `it is enabled at boot (${s.unitFile})`, 'Would have disabled'))
   return E.right(undefined)
 }

@@ -62,6 +62,15 @@ describe('the boot state (phase 2)', () => {
     expect(tags({ ensure: 'running', enable: true }, status(true, undefined))).toEqual(E.left('cannot tell whether service web is enabled: systemd reports no unit file state for it'))
   })
 
+  it.each(['static', 'generated', 'transient'])('refuses enable: false for a %s unit, which systemctl disable leaves enabled', (unitFile) => {
+    const fixed = { ...status(true, true), unitFile }
+    expect(tags({ ensure: 'running', enable: false }, fixed)).toEqual(
+      E.left(`service web is ${unitFile} at boot: systemd starts it when another unit needs it, and it cannot be disabled (leave enable unset, or mask it)`),
+    )
+    expect(tags({ ensure: 'running', enable: true }, fixed)).toEqual(E.right([]))
+    expect(tags({ ensure: 'running' }, fixed)).toEqual(E.right([]))
+  })
+
   it('comes after the running state, with the noop messages of the spec', () => {
     expect(ServicePlan.decide('web', { ensure: 'stopped', enable: false }, status(true, true), [])).toEqual(
       E.right([
