@@ -12,7 +12,7 @@
 // apply ≤ 2x, as `apply N new files / write floor`). With puppet installed, it also times `puppet apply --noop` against
 // `plait plan` on 200 unchanged files. Prints a table and writes .bench/results.json.
 //
-//   node bench/run.mjs [--sizes 1000,10000] [--runs N] [--no-puppet] [--keep]
+//   node bench/run.mjs [--sizes 1000,10000] [--runs N] [--no-puppet] [--no-packages] [--no-libral] [--keep]
 //
 // Every number is wall time in ms of the child process (median, min, max over the runs). "internal"
 // is the process's own time as the preloaded bench/timing-hook.mjs sees it: from the end of Node's
@@ -24,6 +24,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { benchLibral, libralLines } from './libral.mjs'
+import { benchPackages, packageLines } from './packages.mjs'
 import { account, workload as makeWorkload } from './workload.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -39,6 +40,7 @@ const { values: argv } = parseArgs({
     runs: { type: 'string' },
     'no-puppet': { type: 'boolean', default: false },
     'no-libral': { type: 'boolean', default: false },
+    'no-packages': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -66,7 +68,7 @@ const loadStart = loadavg()
 let seq = 0
 
 /** Spawns a command, times it from spawn to exit; Node children get the timing hook. */
-function timed(cmd, args, { node = true, okCodes = [0] } = {}) {
+function timed(cmd, args, { node = true, okCodes = [0], env = process.env } = {}) {
   const timingFile = join(work, `timing-${seq++}.json`)
   const argsFull = node ? ['--import', hook, ...args] : args
   return new Promise((resolve, reject) => {
@@ -74,7 +76,7 @@ function timed(cmd, args, { node = true, okCodes = [0] } = {}) {
     const err = []
     const t0 = process.hrtime.bigint()
     let t1
-    const child = spawn(cmd, argsFull, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BENCH_TIMING_FILE: timingFile } })
+    const child = spawn(cmd, argsFull, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, BENCH_TIMING_FILE: timingFile } })
     child.stdout.on('data', (b) => out.push(b))
     child.stderr.on('data', (b) => err.push(b))
     child.on('error', reject)
@@ -385,6 +387,8 @@ async function main() {
   const results = []
   for (const n of sizes) results.push(await benchSize(n))
   const puppet = argv['no-puppet'] ? { installed: false, skipped: true } : await benchPuppet()
+  if (!argv['no-packages']) progress('packages: 300 apt packages')
+  const packages = argv['no-packages'] ? undefined : await benchPackages(plait, work, { timed, median, runs: runsFor(300) })
   if (!argv['no-libral']) progress('libral: 500 host resources')
   const libral = argv['no-libral'] ? undefined : await benchLibral(repo, join(work, 'libral'), { timed, median, runs: runsFor(500) })
 
@@ -444,6 +448,7 @@ async function main() {
     out.push(table(puppet._series))
     out.push(`  puppet apply --noop / plait plan: ${puppet.ratio.puppetOverPlait.toFixed(1)}x  (goal ≥ 12x: ${puppet.goal.met ? 'met' : 'NOT met'})`)
   }
+  if (packages !== undefined) out.push('', ...packageLines(packages))
   if (libral !== undefined) out.push('', ...libralLines(libral))
   const elapsed = (Date.now() - started) / 1000
   out.push('')
@@ -467,6 +472,7 @@ async function main() {
         sizes: results.map(strip),
         puppet: strip(puppet),
         libral: libral ?? null,
+        packages: packages ?? null,
         elapsedSeconds: round(elapsed),
       },
       null,
