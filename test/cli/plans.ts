@@ -4,6 +4,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fc } from '@fast-check/vitest'
 import * as Plan from '../../src/core/Plan.js'
+import { replaced, stringPaths } from '../support/stringPaths.js'
 
 const dir = join(import.meta.dirname, '..', '..', 'plans')
 
@@ -26,26 +27,13 @@ export const hostile: fc.Arbitrary<string> = fc
 
 const structural = new Set(['_tag', 'action', 'encoding', 'kind', 'format', 'type', 'ensure', 'at', 'id'])
 
-const stringPaths = (v: unknown, path: string[] = []): string[][] => {
-  if (typeof v === 'string') return structural.has(path[path.length - 1] ?? '') ? [] : [path]
-  if (Array.isArray(v)) return v.flatMap((x, i) => stringPaths(x, [...path, String(i)]))
-  if (v !== null && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => stringPaths(x, [...path, k]))
-  return []
-}
-
-const replaced = (v: unknown, at: string[], by: string): unknown => {
-  if (at.length === 0) return by
-  const [k, ...rest] = at
-  if (Array.isArray(v)) return v.map((x, i) => (String(i) === k ? replaced(x, rest, by) : x))
-  return { ...(v as Record<string, unknown>), [k!]: replaced((v as Record<string, unknown>)[k!], rest, by) }
-}
 
 /** One resource of the corpus with some strings hostile, its id made unique by `n` and a hostile name. */
 const resource = (n: number): fc.Arbitrary<Plan.ResourcePlan> =>
   fc
     .constantFrom(...corpus.flatMap((p) => p.resources))
     .chain((r) => {
-      const paths = stringPaths(r)
+      const paths = stringPaths(r, structural)
       const edits = paths.length === 0 ? fc.constant([]) : fc.array(fc.tuple(fc.nat({ max: paths.length - 1 }), hostile), { maxLength: 4 })
       return fc.tuple(edits, hostile, fc.nat({ max: 500 }), hostile).map(([es, name, line, file]) => {
         const edited = es.reduce<unknown>((acc, [i, s]) => replaced(acc, paths[i]!, s), r) as Plan.ResourcePlan

@@ -12,6 +12,7 @@ import * as Terminal from '../../src/core/Terminal.js'
 import type * as Report from '../../src/executor/Report.js'
 import * as Log from '../../src/interpreters/libral/protocol/Log.js'
 import * as LibralRender from '../../src/interpreters/libral/protocol/Render.js'
+import { replaced, stringPaths } from '../support/stringPaths.js'
 
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u
@@ -38,24 +39,11 @@ const corpus: ReadonlyArray<unknown> = readdirSync(plans)
 
 const structural = new Set(['_tag', 'action', 'encoding', 'kind', 'format', 'type', 'ensure'])
 
-const strings = (v: unknown, path: string[] = []): string[][] => {
-  if (typeof v === 'string') return structural.has(path[path.length - 1] ?? '') ? [] : [path]
-  if (Array.isArray(v)) return v.flatMap((x, i) => strings(x, [...path, String(i)]))
-  if (v !== null && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => strings(x, [...path, k]))
-  return []
-}
-
-const replaced = (v: unknown, at: string[], by: string): unknown => {
-  if (at.length === 0) return by
-  const [k, ...rest] = at
-  if (Array.isArray(v)) return v.map((x, i) => (String(i) === k ? replaced(x, rest, by) : x))
-  return { ...(v as Record<string, unknown>), [k!]: replaced((v as Record<string, unknown>)[k!], rest, by) }
-}
 
 const hostilePlan: fc.Arbitrary<Plan.Plan> = fc
   .constantFrom(...corpus)
   .chain((p) => {
-    const paths = strings(p)
+    const paths = stringPaths(p, structural)
     return fc.array(fc.tuple(fc.nat({ max: paths.length - 1 }), hostile), { minLength: 1, maxLength: 30 }).map((edits) => edits.reduce((acc, [i, s]) => replaced(acc, paths[i]!, s), p))
   })
   .map((p) => p as Plan.Plan)
