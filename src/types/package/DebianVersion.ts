@@ -112,13 +112,7 @@ export const compare = (a: DebianVersion, b: DebianVersion): Ordering => {
 }
 
 /** Orders two version texts, or says which of them is malformed. */
-export const compareText = (a: string, b: string): E.Either<Invalid.Invalid, Ordering> => {
-  const pa = parse(a)
-  if (E.isLeft(pa)) return pa
-  const pb = parse(b)
-  if (E.isLeft(pb)) return pb
-  return E.right(compare(pa.right, pb.right))
-}
+export const compareText: (a: string, b: string) => E.Either<Invalid.Invalid, Ordering> = Invalid.onTexts(parse, compare)
 
 /** The order of versions as an fp-ts Ord (a total preorder: `1.0` and `1.00` are equivalent). */
 export const ord: Ord.Ord<DebianVersion> = { equals: (a, b) => compare(a, b) === 0, compare }

@@ -1,5 +1,6 @@
 // Invalid: a package name, version or tool output refused, with the value and the reason, as a
 // value (never thrown). One shape for every parser of the package type, drawn by one function.
+import * as E from 'fp-ts/lib/Either.js'
 import * as Terminal from '../../core/Terminal.js'
 
 // model
@@ -18,6 +19,18 @@ export interface Invalid {
 
 /** An input refused with a reason. */
 export const invalid = (what: string, value: string, reason: string): Invalid => Object.freeze({ _tag: 'Invalid', what, value, reason })
+
+// combinators
+
+/** A function of two parsed values as a function of two texts: the first text that does not parse is the refusal. */
+export const onTexts =
+  <A, R>(parse: (text: string) => E.Either<Invalid, A>, f: (a: A, b: A) => R) =>
+  (a: string, b: string): E.Either<Invalid, R> => {
+    const pa = parse(a)
+    if (E.isLeft(pa)) return pa
+    const pb = parse(b)
+    return E.isLeft(pb) ? pb : E.right(f(pa.right, pb.right))
+  }
 
 // interop
 

@@ -140,22 +140,10 @@ export const compareWanted = (installed: Evr, wanted: Evr): Ordering =>
   wanted.release === undefined ? compare({ ...installed, release: undefined }, wanted) : compare(installed, wanted)
 
 /** Orders two EVR texts, or says which of them is malformed. */
-export const compareText = (a: string, b: string): E.Either<Invalid.Invalid, Ordering> => {
-  const pa = parse(a)
-  if (E.isLeft(pa)) return pa
-  const pb = parse(b)
-  if (E.isLeft(pb)) return pb
-  return E.right(compare(pa.right, pb.right))
-}
+export const compareText: (a: string, b: string) => E.Either<Invalid.Invalid, Ordering> = Invalid.onTexts(parse, compare)
 
 /** Orders an installed EVR text against a wanted one as `compareWanted` does, or says which is malformed. */
-export const compareWantedText = (installed: string, wanted: string): E.Either<Invalid.Invalid, Ordering> => {
-  const pi = parse(installed)
-  if (E.isLeft(pi)) return pi
-  const pw = parse(wanted)
-  if (E.isLeft(pw)) return pw
-  return E.right(compareWanted(pi.right, pw.right))
-}
+export const compareWantedText: (installed: string, wanted: string) => E.Either<Invalid.Invalid, Ordering> = Invalid.onTexts(parse, compareWanted)
 
 /** The order of EVRs as an fp-ts Ord (a total preorder: `1.01` and `1.1` are equivalent). */
 export const ord: Ord.Ord<Evr> = { equals: (a, b) => compare(a, b) === 0, compare }
