@@ -8,6 +8,7 @@ import * as Registry from '../types/registry.js'
 import type { PlanEnv, Spec } from '../types/ResourceType.js'
 import type { Catalog, Links } from './Catalog.js'
 import * as CatalogM from './Catalog.js'
+import * as Position from '../core/Position.js'
 
 export type { Observations }
 
@@ -53,7 +54,7 @@ export const plan = (catalog: Catalog, obs: Observations, settings: Settings): E
   const specs: Spec[] = []
   for (const spec of catalog.resources) {
     if (CatalogM.isSkipped(spec)) {
-      resources.push(withLinks({ kind: spec.kind, id: spec.id, type: spec.type, name: spec.name, at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`, action: 'none', skipped: spec.reason, steps: [] }, catalog.links.get(spec.id)))
+      resources.push(withLinks({ kind: spec.kind, id: spec.id, type: spec.type, name: spec.name, at: Position.render(spec.at), action: 'none', skipped: spec.reason, steps: [] }, catalog.links.get(spec.id)))
       continue
     }
     specs.push(spec)

@@ -56,6 +56,3 @@ export const mergeReads = (all: ReadonlyArray<Evaluate.Reads>): Evaluate.Reads =
   files: [...new Set(all.flatMap((r) => r.files))].sort(),
   clock: all.some((r) => r.clock),
 })
-
-/** `file:line:col` of a position. */
-export const atText = (at: Position): string => `${at.file}:${at.line}:${at.col}`

@@ -3,7 +3,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
 import * as PosixPath from '../../core/PosixPath.js'
-import type { Position } from '../../core/Position.js'
+import { render as renderAt, type Position } from '../../core/Position.js'
 import * as ResourceId from '../../core/ResourceId.js'
 import * as Fields from '../Fields.js'
 import { renderValue, type RawResource, type Scope } from '../../manifest/Manifest.js'
@@ -249,7 +249,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?:
     probes.size === 0 || deferral === undefined
       ? undefined
       : {
-          at: Deferral.atText([...probes.values()][0]!.at),
+          at: renderAt([...probes.values()][0]!.at),
           after: [...new Set([...probes.values()].flatMap((p) => [...p.managed.values()].map((m) => m.id)))],
           managed: Object.fromEntries([...probes.values()].flatMap((p) => [...p.managed].map(([rel, m]) => [rel, m.path]))),
           snapshot: deferral.snapshot(Deferral.mergeReads([...probes.values()].map((p) => p.reads))),

@@ -14,6 +14,7 @@ import type * as Step from './Step.js'
 import type { ExecResourcePlan } from './ResourcePlan.js'
 import type { ExecSpec, Provider } from './Spec.js'
 import * as ShellWords from './ShellWords.js'
+import * as Position from '../../core/Position.js'
 
 // model
 
@@ -123,7 +124,7 @@ export const headOf = (spec: ExecSpec) => ({
   id: spec.id,
   type: 'exec' as const,
   name: spec.name,
-  at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`,
+  at: Position.render(spec.at),
   // A deferred command line is known at apply: the plan shows its template.
   desired: { line: spec.deferred?.templates.command ?? spec.command, provider: spec.provider, returns: [...spec.returns] },
 })

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
 import * as Mode from '../../core/Mode.js'
 import * as PosixPath from '../../core/PosixPath.js'
-import type { Position } from '../../core/Position.js'
+import { render as renderAt, type Position } from '../../core/Position.js'
 import * as ResourceId from '../../core/ResourceId.js'
 import * as Fields from '../Fields.js'
 import type * as Deferred from '../../core/Deferred.js'
@@ -47,7 +47,6 @@ const principalPattern = /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,31}\$?$/
 
 // decoding
 
-const atText = Deferral.atText
 
 /** The deferred form of a `content` value, when its template reads a file an earlier resource manages. */
 const deferContent = (e: Node.Entry, scope: Scope, baseDir: string, deferral: Deferral.Deferral | undefined): Deferred.Deferred | undefined => {
@@ -55,7 +54,7 @@ const deferContent = (e: Node.Entry, scope: Scope, baseDir: string, deferral: De
   if (p === undefined || deferral === undefined) return undefined
   return {
     property: 'content',
-    at: atText(p.at),
+    at: renderAt(p.at),
     after: [...new Set([...p.managed.values()].map((m) => m.id))],
     managed: Object.fromEntries([...p.managed].map(([rel, m]) => [rel, m.path])),
     template: p.template,
@@ -122,7 +121,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string, deferral
         content =
           managed === undefined
             ? { _tag: 'Source', written: v, path }
-            : { _tag: 'Deferred', deferred: { property: 'source', at: atText(e.value.at), after: [managed.id], managed: { [v]: managed.path }, path: managed.path } }
+            : { _tag: 'Deferred', deferred: { property: 'source', at: renderAt(e.value.at), after: [managed.id], managed: { [v]: managed.path }, path: managed.path } }
         contentAt = e.keyAt
         break
       }

@@ -13,6 +13,7 @@ import * as FilePlan from './plan.js'
 import type { FileResourcePlan } from './ResourcePlan.js'
 import type { FileSpec } from './Spec.js'
 import * as Status from './Status.js'
+import * as Position from '../../core/Position.js'
 
 // model
 
@@ -79,7 +80,7 @@ export const planResource = (spec: FileSpec, bytes: FilePlan.Bytes | undefined, 
     id: spec.id,
     type: 'file',
     name: spec.path,
-    at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`,
+    at: Position.render(spec.at),
     action: p.right.action,
     desired: p.right.desired,
     observed: { summary: Status.summary(status, accounts), digest: Status.digest(status) },

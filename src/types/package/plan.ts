@@ -12,6 +12,7 @@ import type { PackageDesired, PackageResourcePlan } from './ResourcePlan.js'
 import * as Step from './Step.js'
 import type { PackageSpec } from './Spec.js'
 import * as Spec from './Spec.js'
+import * as Position from '../../core/Position.js'
 
 /** The resource's plan from what the package manager said of it; Left: a malformed version (the message says which). */
 export const plan = (spec: PackageSpec, o: Observed.Observed): E.Either<string, PackageResourcePlan> => {
@@ -25,7 +26,7 @@ export const plan = (spec: PackageSpec, o: Observed.Observed): E.Either<string, 
     id: spec.id,
     type: 'package',
     name: spec.name,
-    at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`,
+    at: Position.render(spec.at),
     action: step === undefined ? 'none' : step._tag === 'package.install' ? 'create' : step._tag === 'package.remove' ? 'delete' : 'update',
     observed: { summary: Observed.summary(o), digest: Observed.digest(o, spec.ensure) },
     desired: { ensure: spec.ensure, provider: spec.provider },

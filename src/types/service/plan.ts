@@ -12,6 +12,7 @@ import type { ServiceDesired, ServiceResourcePlan } from './ResourcePlan.js'
 import * as Status from './Status.js'
 import type { ServiceStep } from './Step.js'
 import type { ServiceSpec } from './Spec.js'
+import * as Position from '../../core/Position.js'
 
 // model
 
@@ -75,7 +76,7 @@ export const plan = (spec: ServiceSpec, s: Status.Status, subscription: Subscrip
     id: spec.id,
     type: 'service',
     name: spec.name,
-    at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`,
+    at: Position.render(spec.at),
     action: steps.right.length > 0 ? 'update' : 'none',
     observed: { summary: Status.summary(s), digest: Status.digest(s) },
     desired,

@@ -8,6 +8,7 @@ import * as UpdateStep from '../protocol/UpdateStep.js'
 import * as Value from '../protocol/Value.js'
 import type { LibralResourcePlan } from './ResourcePlan.js'
 import type { LibralSpec } from './Spec.js'
+import * as Position from '../../../core/Position.js'
 
 // constructors
 
@@ -36,7 +37,7 @@ export const plan = (spec: LibralSpec, found: Resource.Found): LibralResourcePla
     type: spec.type,
     provider: meta.qname,
     name: spec.name,
-    at: `${spec.at.file}:${spec.at.line}:${spec.at.col}`,
+    at: Position.render(spec.at),
     action: actionOf(found, changes),
     desired: desiredOf(spec.attrs),
     observed: { summary: Resource.summary(found), digest: Resource.digest(found) },
