@@ -377,5 +377,3 @@ const checkHealth = async (r: Plan.ResourcePlan, machine: Machine, options: Opti
 /** The runner of exec commands: the given one, or real processes (loaded only when a plan runs a command). */
 const runnerOf = async (machine: Machine, options: Options): Promise<Runner.Runner> =>
   options.runner ?? (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
-
-export { JournalError } from './writer.js'
