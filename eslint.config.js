@@ -14,6 +14,7 @@ const pure = [
   'src/interpreters/libral/type/**/*.ts',
   'src/interpreters/bolt/protocol/**/*.ts',
   'src/facts/**/*.ts',
+  'src/review/**/*.ts',
   'src/cli/render.ts',
   'src/cli/Colour.ts',
   'src/cli/Progress.ts',

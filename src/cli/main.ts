@@ -14,6 +14,7 @@ import * as Installation from '../interpreters/installation.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as CheckCommand from './check.js'
+import * as DiffCommand from './diff.js'
 import * as Colour from './Colour.js'
 import * as Github from './Github.js'
 import * as Markdown from './Markdown.js'
@@ -351,6 +352,7 @@ program
 CompileCommands.register(program)
 FactsCommand.register(program)
 CheckCommand.register(program)
+DiffCommand.register(program)
 
 const main = async (): Promise<number> => {
   // The libral commands load the process runtime and fast-check; `plait plan` and `apply` should not pay for that

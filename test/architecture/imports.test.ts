@@ -66,6 +66,7 @@ describe('the import graph of src/', () => {
       /^planfile\//,
       /^types\//,
       /^facts\//,
+      /^review\//,
       /^interpreters\/[^/]+\/(protocol|type)\//,
       /^interpreters\/steps\.ts$/,
       /^cli\/(render|Colour|Progress|Review|Markdown|Github|PlanDiff)\.ts$/,
