@@ -13,6 +13,7 @@ const pure = [
   'src/interpreters/libral/protocol/**/*.ts',
   'src/interpreters/libral/type/**/*.ts',
   'src/interpreters/bolt/protocol/**/*.ts',
+  'src/interpreters/holo/protocol/**/*.ts',
   'src/facts/**/*.ts',
   'src/review/**/*.ts',
   'src/cli/render.ts',

@@ -14,6 +14,7 @@ import * as Installation from '../interpreters/installation.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as CheckCommand from './check.js'
+import * as HoloCommand from './holo.js'
 import * as DiffCommand from './diff.js'
 import * as Colour from './Colour.js'
 import * as Github from './Github.js'
@@ -352,6 +353,7 @@ program
 CompileCommands.register(program)
 FactsCommand.register(program)
 CheckCommand.register(program)
+HoloCommand.register(program)
 DiffCommand.register(program)
 
 const main = async (): Promise<number> => {
@@ -370,8 +372,9 @@ const main = async (): Promise<number> => {
     if (e instanceof Exit) return e.code
     // `plait ral` keeps ralsh's exit codes (1 not found, 2 error); other commander exits are usage errors.
     if (e instanceof CommanderError) {
-      // `plait check` exits with the nagios status of its checks.
-      if (e.code === CheckCommand.exitCode) return e.exitCode
+      // A command that owns its exit status (check's nagios status, holo's, diff's 0/1/2) throws a
+      // CommanderError whose code starts with `plait.`: that status passes through.
+      if (e.code.startsWith('plait.')) return e.exitCode
       return RalCli !== undefined && e.code === RalCli.exitCode ? e.exitCode : e.exitCode === 0 ? 0 : EXIT_ERROR
     }
     err(`error: internal error: ${(e as Error).message}\n  please report this with the command you ran\n`)
