@@ -14,9 +14,9 @@ import type { Runtime } from './libral/Runtime.js'
 import type { Session } from './libral/Session.js'
 import * as LibralSteps from './libral/steps.js'
 import type { Machine } from './Machine.js'
-import * as Apt from './packages/apt.js'
 import type { Manager as PackageManager } from './packages/Manager.js'
 import * as PackageProbes from './packages/probes.js'
+import * as PackageSelect from './packages/select.js'
 import * as PackageSteps from './packages/steps.js'
 import * as Probes from './probes.js'
 import type { Runner } from './Runner.js'
@@ -39,7 +39,7 @@ export interface Services {
   readonly libral?: { readonly session: () => Promise<Session>; readonly target?: (qname: string) => Target }
   /** The service manager (default: systemctl, made on the first request). */
   readonly services?: () => ServiceManager
-  /** The package manager (default: apt below the machine's root, made on the first request). */
+  /** The package manager (default: apt or dnf by suitability below the machine's root, made on the first request). */
   readonly packages?: () => PackageManager
 }
 
@@ -58,7 +58,7 @@ export const requests = (s: Services): Families => {
     host: () => (s.readHost === undefined ? missing('host files are read outside planning') : Probes.hostFiles(s.readHost, s.seen)),
     libral: () => (s.libral === undefined ? missing('libral resources are observed without a libral session') : LibralProbes.family(s.libral.session, s.libral.target)),
     service: () => ServiceProbes.family(s.services ?? once(() => Systemctl.make())),
-    package: () => PackageProbes.family(s.packages ?? once(() => Apt.make({ root: s.machine.root }))),
+    package: () => PackageProbes.family(s.packages ?? once(() => PackageSelect.make({ root: s.machine.root }))),
   }
   return lazily(table)
 }
@@ -88,7 +88,7 @@ export interface ApplyServices {
   readonly libral?: () => Promise<Session>
   /** The service manager of service steps and queries (default: systemctl). */
   readonly services?: ServiceManager
-  /** The package manager of package steps and queries (default: apt below the machine's root). */
+  /** The package manager of package steps and queries (default: apt or dnf by suitability below the machine's root). */
   readonly packages?: PackageManager
 }
 
@@ -114,7 +114,7 @@ export const open = async (machine: Machine, plan: Plan.Plan, services: ApplySer
     return runtime
   }
   const serviceManager = once(() => services.services ?? Systemctl.make())
-  const packageManager = once(() => services.packages ?? Apt.make({ root: machine.root }))
+  const packageManager = once(() => services.packages ?? PackageSelect.make({ root: machine.root }))
   const requestFamilies = requests({
     machine,
     runner: runnerOf,

@@ -64,7 +64,7 @@ describe('the apt package manager', () => {
   it('runs its queries and commands with a complete environment: LC_ALL=C, the sbin directories dpkg needs, APT_CONFIG below a root', async () => {
     const processes = Processes.memory((p) => (p.file === 'dpkg-query' ? { exit: 1, stderr: 'dpkg-query: no packages found matching hello\n' } : { exit: 0, stdout: '' }))
     const m = Apt.make({ root: '/srv/r', processes, path: '/usr/bin:/bin' })
-    expect(await m.status(['hello'])).toEqual(E.right([{ installed: { _tag: 'NotInstalled' }, state: undefined, candidate: undefined }]))
+    expect(await m.status(['hello'])).toEqual(E.right([{ provider: 'apt', installed: { _tag: 'NotInstalled' }, state: undefined, candidate: undefined }]))
     expect(await m.act({ _tag: 'Remove', name: 'hello' })).toEqual(E.right(undefined))
     const runs = processes.runs()
     expect(runs.map((p) => [p.file, ...p.args])).toEqual([

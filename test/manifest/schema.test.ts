@@ -25,7 +25,10 @@ const shapeErrors = (text: string): string[] => {
   return E.isLeft(r)
     ? r.left
         .filter((d) => d.code === 'UnknownKey' || d.code === 'Decode' || d.code === 'Syntax')
-        .filter((d) => !d.message.startsWith('unknown resource type') && (d.resource === undefined || d.resource.startsWith('file#')))
+        // CCM's schema, which the editor schema follows, takes a manifest without resources; CCM
+        // refuses it after validating it ("manifest must contain resources"), and so does the compiler.
+        .filter((d) => d.message !== 'manifest must contain resources')
+        .filter((d) => !d.message.startsWith('unknown resource type') && (d.resource === undefined || /^(file|package|service)#/.test(d.resource)))
         .map((d) => d.message)
     : []
 }
@@ -44,14 +47,14 @@ describe('manifest schema', () => {
 
   const scalar = fc.oneof(fc.constantFrom('present', 'absent', 'directory', '/etc/x', 'root', '0644', "{{ lookup('data.x') }}"), fc.integer({ min: 0, max: 999 }), fc.boolean())
   const value = fc.oneof({ weight: 6, arbitrary: scalar }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constant(['a']) }, { weight: 1, arbitrary: fc.constant({ a: 1 }) })
-  const key = fc.constantFrom('ensure', 'content', 'source', 'owner', 'group', 'mode', 'force', 'provider', 'colour')
+  const key = fc.constantFrom('ensure', 'content', 'source', 'owner', 'group', 'mode', 'force', 'provider', 'enable', 'colour')
   const props = fc.dictionary(key, value, { maxKeys: 4 })
   const item = fc.record({ name: fc.constantFrom('/etc/a', '/etc/b', 'defaults'), props: fc.option(props, { nil: null }) }).map(({ name, props }) => ({ [name]: props }))
   // Each list ends with a resource: a `defaults` with nothing after it is never decoded by the
   // compiler (its keys are checked, its values are not, as nothing uses them), while the schema,
   // an editor's aid, checks it anyway.
   const group = fc
-    .record({ type: fc.constantFrom('file', 'file', 'file', 'mount'), items: fc.array(item, { maxLength: 3 }) })
+    .record({ type: fc.constantFrom('file', 'file', 'file', 'package', 'service', 'mount'), items: fc.array(item, { maxLength: 3 }) })
     .map(({ type, items }) => ({ [type]: [...items, { '/etc/last': null }] }))
   const manifest = fc.record(
     {
@@ -65,6 +68,20 @@ describe('manifest schema', () => {
   fcTest.prop([manifest], { numRuns: 300 })('agrees with the compiler on generated manifests', (m) => {
     const text = YAML.stringify(m)
     expect(schemaAccepts(text), text).toBe(shapeErrors(text).length === 0)
+  })
+
+  it.each([
+    ['a package with every property', '- package:\n    - nginx:\n        ensure: latest\n        provider: dnf\n        alias: web\n        require: [file#/etc/a]\n', true],
+    ['a package in the direct format', '- package:\n    name: nginx\n    ensure: "1.24.0-1.el9"\n', true],
+    ['a package with a property of another type', '- package:\n    - nginx:\n        enable: true\n', false],
+    ['a package with a list for ensure', '- package:\n    - nginx:\n        ensure: [latest]\n', false],
+    ['a service that subscribes and is enabled', '- service:\n    - nginx:\n        ensure: running\n        enable: true\n        subscribe: [file#/etc/a]\n', true],
+    ['a service with enable as text', '- service:\n    - nginx:\n        enable: "yes"\n', false],
+    ['a service with an unknown property', '- service:\n    - nginx:\n        restart: always\n', false],
+  ])('agrees with the compiler on %s', (_, resources, valid) => {
+    const text = `ccm:\n  resources:\n    - file:\n        - /etc/a:\n            ensure: present\n${resources.replace(/^/gm, '    ')}`
+    expect(schemaAccepts(text), text).toBe(valid)
+    expect(shapeErrors(text).length === 0, text).toBe(valid)
   })
 
   it('names the schema for editors in the docs', () => {

@@ -81,8 +81,12 @@ const serviceArb = (name: string, files: ReadonlyArray<string>): fc.Arbitrary<{ 
       subscribe,
     }))
 
+// The provider is named or left to the machine (the memory manager answers as the one named, apt
+// for none), so plans carry dnf steps too; these versions are in the same order for apt and dnf.
 const packageSpecArb = (name: string): fc.Arbitrary<PackageSpec> =>
-  fc.constantFrom('present', 'absent', 'latest', ...versions).map((ensure) => ({ _tag: 'package' as const, id: `package#${name}`, name, at, ensure, provider: 'apt' as const }))
+  fc
+    .record({ ensure: fc.constantFrom('present', 'absent', 'latest', ...versions), provider: fc.constantFrom('apt', 'dnf', 'auto') as fc.Arbitrary<PackageSpec['provider']> })
+    .map(({ ensure, provider }) => ({ _tag: 'package' as const, id: `package#${name}`, name, at, ensure, provider }))
 
 /** A catalog of these files, then some of the services (each maybe subscribing to one of the files), then some of the packages. */
 export const mixedCatalogArb = (files: ReadonlyArray<FileSpec>): fc.Arbitrary<Catalog> =>

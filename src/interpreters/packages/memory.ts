@@ -1,12 +1,14 @@
-// memory: a package manager in memory, the double of apt for offline tests and the laws: packages
-// with the version installed (if any) and the versions available, the candidate being the newest
-// available by Debian's order, and a machine where no package manager is suitable. It keeps every
-// call it was asked, and fails as apt-get does (its words, exit 100).
+// memory: a package manager in memory, the double of apt and dnf for offline tests and the laws:
+// packages with the version installed (if any) and the versions available, the candidate being the
+// newest available in the order of the provider asked (Debian's; rpm's when dnf is named), and a
+// machine where no package manager is suitable. It answers as the provider named (apt when none
+// is), keeps every call it was asked, and fails as apt-get does (its words, exit 100).
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
 import * as DebianVersion from '../../types/package/DebianVersion.js'
 import * as Observed from '../../types/package/Observed.js'
-import { notSuitable, type Manager, type Operation } from './Manager.js'
+import * as RpmVersion from '../../types/package/RpmVersion.js'
+import { notSuitable, type Manager, type Operation, type Provider } from './Manager.js'
 
 // model
 
@@ -23,8 +25,15 @@ export interface MemoryManager extends Manager {
   readonly calls: () => ReadonlyArray<string>
 }
 
-const newest = (vs: ReadonlyArray<string>): string | undefined =>
-  vs.reduce<string | undefined>((best, v) => (best === undefined || E.getOrElse(() => 0)(DebianVersion.compareText(v, best)) > 0 ? v : best), undefined)
+type Order = (a: string, b: string) => number
+
+/** The version order of the provider named: rpm's for dnf, Debian's otherwise. */
+const orderOf = (provider: Provider | undefined): Order => {
+  const compare = provider === 'dnf' ? RpmVersion.compareText : DebianVersion.compareText
+  return (a, b) => E.getOrElse(() => 0)(compare(a, b))
+}
+
+const newest = (vs: ReadonlyArray<string>, order: Order): string | undefined => vs.reduce<string | undefined>((best, v) => (best === undefined || order(v, best) > 0 ? v : best), undefined)
 
 // constructors
 
@@ -37,12 +46,13 @@ export const make = (initial: Readonly<Record<string, MemoryPackage>>, options: 
   return {
     packages: () => Object.fromEntries(packages),
     calls: () => [...calls],
-    status: async (names) => {
+    status: async (names, provider) => {
       if (names.length === 0) return E.right([])
       calls.push(`status ${names.join(' ')}`)
       const u = unsuitable('status')
       if (u !== undefined) return u
-      return E.right(names.map((n) => Observed.of(packages.get(n)?.installed, newest(packages.get(n)?.available ?? []))))
+      const order = orderOf(provider)
+      return E.right(names.map((n) => Observed.of(packages.get(n)?.installed, newest(packages.get(n)?.available ?? [], order), provider === 'dnf' ? 'dnf' : 'apt')))
     },
     act: async (op: Operation) => {
       const verb = op._tag === 'Remove' ? 'remove' : 'install'
@@ -55,11 +65,12 @@ export const make = (initial: Readonly<Record<string, MemoryPackage>>, options: 
         return E.right(undefined)
       }
       if (p === undefined || p.available.length === 0) return failed(verb, op.name, `E: Unable to locate package ${op.name}`)
-      const to = op.target._tag === 'Newest' ? newest(p.available)! : op.target.version
+      const order = orderOf(op.provider)
+      const to = op.target._tag === 'Newest' ? newest(p.available, order)! : op.target.version
       // apt-get install NAME leaves a package at or above the candidate as it is
-      if (op.target._tag === 'Newest' && p.installed !== undefined && E.getOrElse(() => 0)(DebianVersion.compareText(p.installed, to)) >= 0) return E.right(undefined)
+      if (op.target._tag === 'Newest' && p.installed !== undefined && order(p.installed, to) >= 0) return E.right(undefined)
       if (!p.available.includes(to)) return failed(verb, op.name, `E: Version '${to}' for '${op.name}' was not found`)
-      if (op.target._tag === 'Latest' && p.installed !== undefined && E.getOrElse(() => 0)(DebianVersion.compareText(to, p.installed)) < 0) {
+      if (op.target._tag === 'Latest' && p.installed !== undefined && order(to, p.installed) < 0) {
         return failed(verb, op.name, 'E: Packages were downgraded and -y was used without --allow-downgrades.')
       }
       packages.set(op.name, { ...p, installed: to })

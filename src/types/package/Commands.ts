@@ -14,7 +14,6 @@ import * as AptRoot from './AptRoot.js'
 import type * as Decision from './Decision.js'
 import * as DnfRoot from './DnfRoot.js'
 import type * as Invalid from './Invalid.js'
-import type * as Root from './Root.js'
 import * as RpmVersion from './RpmVersion.js'
 
 // model
@@ -62,14 +61,14 @@ export const aptRemove = (name: string, root: AptRoot.AptRoot | undefined, timeo
 export const dnfSpec = (name: string, version: string): E.Either<Invalid.Invalid, string> =>
   E.map((v: RpmVersion.Evr) => `${name}-${v.epoch}:${v.version}${v.release === undefined ? '' : `-${v.release}`}`)(RpmVersion.parse(version))
 
-const dnf = (verb: string, word: string, root: Root.Root | undefined, timeoutMs: number): Command => ({
+const dnf = (verb: string, word: string, root: DnfRoot.DnfRoot | undefined, timeoutMs: number): Command => ({
   argv: ['dnf', verb, '-y', ...DnfRoot.options(root), '--', word],
   environment: [],
   timeoutMs,
 })
 
 /** `dnf install` (the newest, or a version: up or down), `dnf upgrade` to the newest of an installed package, `dnf downgrade`, `dnf remove`. */
-export const dnfCommand = (verb: 'install' | 'upgrade' | 'downgrade' | 'remove', name: string, version: string | undefined, root: Root.Root | undefined, timeoutMs: number): E.Either<Invalid.Invalid, Command> =>
+export const dnfCommand = (verb: 'install' | 'upgrade' | 'downgrade' | 'remove', name: string, version: string | undefined, root: DnfRoot.DnfRoot | undefined, timeoutMs: number): E.Either<Invalid.Invalid, Command> =>
   version === undefined ? E.right(dnf(verb, name, root, timeoutMs)) : E.map((spec: string) => dnf(verb, spec, root, timeoutMs))(dnfSpec(name, version))
 
 // interop
@@ -91,7 +90,7 @@ export const forApt = (name: string, ensure: Decision.Ensure, a: Decision.Action
 }
 
 /** dnf's command for Decision's action; undefined for Nothing. */
-export const forDnf = (name: string, a: Decision.Action, root: Root.Root | undefined, timeoutMs: number): E.Either<Invalid.Invalid, Command | undefined> => {
+export const forDnf = (name: string, a: Decision.Action, root: DnfRoot.DnfRoot | undefined, timeoutMs: number): E.Either<Invalid.Invalid, Command | undefined> => {
   switch (a._tag) {
     case 'Nothing':
       return E.right(undefined)

@@ -56,11 +56,25 @@ export const checkApt = (name: string): E.Either<Invalid.Invalid, string> => {
   return E.right(name)
 }
 
-/** A name rpm and dnf take literally: letters, digits and `. _ + -`, starting with a letter or digit. */
+/**
+ * A name rpm and dnf take literally: letters, digits and `. _ + -`, starting with a letter or
+ * digit, and not ending with `-` (dnf would read `name-` as a name and an empty version).
+ */
 export const checkDnf = (name: string): E.Either<Invalid.Invalid, string> => {
   const g = check(name)
   if (E.isLeft(g)) return g
   const odd = [...name].find((c) => !/[A-Za-z0-9._+-]/.test(c))
   if (odd !== undefined) return E.left(Invalid.invalid('rpm package name', name, `has ${Invalid.char(odd)}, which rpm package names do not: only letters, digits and . _ + - are allowed`))
+  if (name.endsWith('-')) return E.left(Invalid.invalid('rpm package name', name, 'ends with "-", which dnf would read as a name and an empty version'))
   return E.right(name)
+}
+
+/**
+ * A name for the provider named; with none named, one both take (apt's rule, then dnf's), so the
+ * machine's provider, whichever it is, can be asked of it (`provider: apt` for `name:arch`).
+ */
+export const checkFor = (provider: 'apt' | 'dnf' | 'auto', name: string): E.Either<Invalid.Invalid, string> => {
+  if (provider === 'dnf') return checkDnf(name)
+  const apt = checkApt(name)
+  return provider === 'apt' || E.isLeft(apt) ? apt : checkDnf(name)
 }

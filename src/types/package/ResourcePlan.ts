@@ -5,8 +5,8 @@ import { PackageStep } from './Step.js'
 
 // model
 
-/** The desired state: `ensure` as the manifest wrote it (present, absent, latest or a version), and the provider. */
-export const PackageDesired = t.type({ ensure: t.string, provider: t.literal('apt') })
+/** The desired state: `ensure` as the manifest wrote it (present, absent, latest or a version), and the provider (`auto`: the machine's). */
+export const PackageDesired = t.type({ ensure: t.string, provider: t.keyof({ apt: null, dnf: null, auto: null }) })
 export type PackageDesired = t.TypeOf<typeof PackageDesired>
 
 /** A package resource's plan: at most one step; `observed.digest` is Observed.digest of what the package manager said. */

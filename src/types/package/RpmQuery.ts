@@ -5,16 +5,15 @@
 //   kernels, or two architectures), and "package NAME is not installed" on stdout for each name
 //   with none; the exit status counts those names (0 when all are installed);
 // - errors (a database it cannot open) go to stderr as "error: ...".
-// dnf is not installed on this machine: the repoquery format follows dnf 4's documentation
-// (`repoquery --qf`, one line per package; `--latest-limit 1` keeps the newest per name and
-// architecture). Checking it against the real dnf is the DNF provider's work.
+// - dnf 4.14's `repoquery --available --latest-limit 1 --qf` prints one line per package, the newest
+//   of each name and architecture, nothing for a name no repository offers, and exits 0; it may
+//   warn on stderr ("Unable to detect release version" below a root), which is not a failure.
 import * as E from 'fp-ts/lib/Either.js'
 import type { ReadonlyNonEmptyArray } from 'fp-ts/lib/ReadonlyNonEmptyArray.js'
 import type { Command, Exit } from '../../core/Command.js'
 import * as DnfRoot from './DnfRoot.js'
 import * as Invalid from './Invalid.js'
 import * as Nevra from './Nevra.js'
-import type * as Root from './Root.js'
 import * as RpmVersion from './RpmVersion.js'
 
 // model
@@ -37,14 +36,14 @@ export const availableFormat = '%{name} %{epoch} %{version} %{release} %{arch}'
 // constructors
 
 /** The installed-package query for these names (at least one), of the database below `root` when given. */
-export const query = (names: ReadonlyNonEmptyArray<string>, root: Root.Root | undefined, timeoutMs: number): Command => ({
-  argv: ['rpm', ...(root === undefined ? [] : [`--root=${root.path}`]), '-q', '--queryformat', format, '--', ...names],
+export const query = (names: ReadonlyNonEmptyArray<string>, root: DnfRoot.DnfRoot | undefined, timeoutMs: number): Command => ({
+  argv: ['rpm', ...DnfRoot.rpmOptions(root), '-q', '--queryformat', format, '--', ...names],
   environment: ['LC_ALL=C'],
   timeoutMs,
 })
 
 /** The newest available version of each of these names in the enabled repositories, below `root` when given. */
-export const available = (names: ReadonlyNonEmptyArray<string>, root: Root.Root | undefined, timeoutMs: number): Command => ({
+export const available = (names: ReadonlyNonEmptyArray<string>, root: DnfRoot.DnfRoot | undefined, timeoutMs: number): Command => ({
   argv: ['dnf', '-q', ...DnfRoot.options(root), 'repoquery', '--available', '--latest-limit', '1', '--qf', availableFormat, '--', ...names],
   environment: ['LC_ALL=C'],
   timeoutMs,

@@ -38,7 +38,7 @@ export const pkg: ResourceType<Spec.PackageSpec, Observed.Observed, PackageResou
   codec: PackageResourcePlan,
   keys: Spec.keys,
   decode: (raw, env) => Spec.decode(raw, env.scope),
-  observe: (spec) => Obs.map(E.mapLeft((fault: Fault.Fault) => problemOf(spec, fault)))(Observe.status(spec.name)),
+  observe: (spec) => Obs.map(E.mapLeft((fault: Fault.Fault) => problemOf(spec, fault)))(Observe.status(spec.name, spec.provider)),
   planner: () => (spec, o) => E.mapLeft((message: string) => Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id }))(PackagePlan.plan(spec, o)),
   pending: () => undefined,
   mayChange: (r) => r.steps.length > 0,
@@ -47,9 +47,9 @@ export const pkg: ResourceType<Spec.PackageSpec, Observed.Observed, PackageResou
     Obs.map((now: E.Either<Fault.Fault, Observed.Observed>) => {
       if (E.isLeft(now)) return { drift: now.left.description, shared: now.left }
       return Observed.digest(now.right, r.desired.ensure) === r.observed.digest ? {} : { drift: `was ${r.observed.summary}, now ${Observed.summary(now.right)}` }
-    })(Observe.status(r.name)),
+    })(Observe.status(r.name, r.desired.provider)),
   turn: (r) => Obs.done(E.right({ steps: r.steps, expected: r, notes: [] })),
-  verify: (r) => Obs.map((now: E.Either<Fault.Fault, Observed.Observed>) => (E.isLeft(now) ? [now.left.description] : PackagePlan.verify(r.name, r.desired, now.right, plannedTo(r))))(Observe.status(r.name)),
+  verify: (r) => Obs.map((now: E.Either<Fault.Fault, Observed.Observed>) => (E.isLeft(now) ? [now.left.description] : PackagePlan.verify(r.name, r.desired, now.right, plannedTo(r))))(Observe.status(r.name, r.desired.provider)),
   // A plan file is input too: a step's name and versions must be ones a manifest could give.
   stepChecks: Object.fromEntries(Object.keys(Step.tags).map((tag) => [tag, (s: Plan.Step) => Step.problem(s as Step.PackageStep)])),
   render: (r, options) => Render.changes(r, (s) => [`${f(Step.describe(s as Step.PackageStep))}: ${f(s.reason)}`], options.verbose),

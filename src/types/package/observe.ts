@@ -9,5 +9,8 @@ import type * as Observed from './Observed.js'
 
 // observation
 
-/** The request a package asks: what the package manager says of `name` (a fault shared by the whole batch when it cannot answer). */
-export const status = (name: string): Observation<E.Either<Fault.Fault, Observed.Observed>> => Obs.ask('package', name, { name })
+/**
+ * The request a package asks: what the provider (`auto`: the machine's) says of `name` (a fault
+ * shared by the whole batch when it cannot answer).
+ */
+export const status = (name: string, provider: 'apt' | 'dnf' | 'auto'): Observation<E.Either<Fault.Fault, Observed.Observed>> => Obs.ask('package', `${provider}:${name}`, { name, provider })

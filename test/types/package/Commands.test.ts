@@ -1,7 +1,8 @@
 // Commands: the exact argv and environment of each provider operation, and, for apt, the proof
 // that they act below a root and never on the host: the real apt-get installs, upgrades, downgrades
 // and removes a package of the test's own (built with dpkg-deb, served from a `file:` repository)
-// in a temporary root. dnf is not installed on this machine: its commands are checked as values.
+// in a temporary root. dnf's commands are checked as values here; the dnf provider runs them for
+// real in test/e2e/package-dnf.test.ts.
 import * as E from 'fp-ts/lib/Either.js'
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -9,6 +10,7 @@ import * as AptRoot from '../../../src/types/package/AptRoot.js'
 import * as Commands from '../../../src/types/package/Commands.js'
 import * as D from '../../../src/types/package/Decision.js'
 import * as DebianVersion from '../../../src/types/package/DebianVersion.js'
+import type * as DnfRoot from '../../../src/types/package/DnfRoot.js'
 import * as DpkgStatus from '../../../src/types/package/DpkgStatus.js'
 import * as Invalid from '../../../src/types/package/Invalid.js'
 import * as Root from '../../../src/types/package/Root.js'
@@ -103,8 +105,8 @@ describe('Commands for apt', () => {
   }, 120000)
 })
 
-describe('Commands for dnf (values: dnf is not installed on this machine)', () => {
-  const argv = (a: D.Action, r?: Root.Root) => right(Commands.forDnf('nginx', a, r, 1))?.argv
+describe('Commands for dnf (values; the dnf provider runs them for real in test/e2e/package-dnf.test.ts)', () => {
+  const argv = (a: D.Action, r?: DnfRoot.DnfRoot) => right(Commands.forDnf('nginx', a, r, 1))?.argv
   const rpm = (ensure: D.Ensure, now: D.Installed, candidate: D.Candidate) => action(ensure, now, candidate, (i, w) => E.right(i === w ? 0 : i < w ? -1 : 1))
 
   it("installs, downgrades and removes as the spec says, the version spelled with its epoch so it cannot join the name", () => {
@@ -121,8 +123,18 @@ describe('Commands for dnf (values: dnf is not installed on this machine)', () =
     expect(argv(rpm(D.latest, D.installed('1.22.0-1'), { _tag: 'Unobserved' }))).toEqual(['dnf', 'upgrade', '-y', '--', 'nginx'])
   })
 
-  it('installs into the root with --installroot and its own repositories', () => {
-    expect(argv(rpm(D.present, D.notInstalled, { _tag: 'Unobserved' }), root)).toEqual(['dnf', 'install', '-y', '--installroot=/srv/r', '--setopt=reposdir=/srv/r/etc/yum.repos.d', '--', 'nginx'])
+  it('installs into the root with --installroot, its own repositories and configuration, and no plugins', () => {
+    expect(argv(rpm(D.present, D.notInstalled, { _tag: 'Unobserved' }), { root, configFile: '/tmp/x/dnf.conf' })).toEqual([
+      'dnf',
+      'install',
+      '-y',
+      '--installroot=/srv/r',
+      '--setopt=reposdir=/srv/r/etc/yum.repos.d',
+      '--config=/tmp/x/dnf.conf',
+      '--noplugins',
+      '--',
+      'nginx',
+    ])
   })
 
   it('refuses a version dnf could not take literally', () => {

@@ -114,7 +114,30 @@ describe('Name.checkDnf', () => {
     ['zsh:x86_64', 'rpm package name "zsh:x86_64": has ":", which rpm package names do not: only letters, digits and . _ + - are allowed'],
     ['a~b', 'rpm package name "a~b": has "~", which rpm package names do not: only letters, digits and . _ + - are allowed'],
     ['-a', 'package name "-a": starts with "-": it must start with a letter or a digit (a package manager would read it as an option)'],
+    ['kernel-', 'rpm package name "kernel-": ends with "-", which dnf would read as a name and an empty version'],
   ])('refuses %j with a clear message', (name, message) => {
     expect(refusal(Name.checkDnf(name))).toBe(message)
+  })
+})
+
+describe('Name.checkFor', () => {
+  it.each<['apt' | 'dnf' | 'auto', string, string]>([
+    ['apt', 'libc6:amd64', 'accepted libc6:amd64'],
+    ['apt', 'NetworkManager', 'apt package name "NetworkManager": has "N", which Debian package names do not: only lower-case letters, digits and + - . are allowed'],
+    ['dnf', 'NetworkManager', 'accepted NetworkManager'],
+    ['dnf', 'libc6:amd64', 'rpm package name "libc6:amd64": has ":", which rpm package names do not: only letters, digits and . _ + - are allowed'],
+    ['auto', 'g++-12', 'accepted g++-12'],
+    ['auto', 'NetworkManager', 'apt package name "NetworkManager": has "N", which Debian package names do not: only lower-case letters, digits and + - . are allowed'],
+    ['auto', 'libc6:amd64', 'rpm package name "libc6:amd64": has ":", which rpm package names do not: only letters, digits and . _ + - are allowed'],
+  ])('for %s, %s is %s', (provider, name, says) => {
+    expect(refusal(Name.checkFor(provider, name))).toBe(says)
+  })
+
+  it('takes without a provider exactly the names both apt and dnf take', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9._+:~-]{1,12}$/), (name) => {
+        expect(E.isRight(Name.checkFor('auto', name))).toBe(E.isRight(Name.checkApt(name)) && E.isRight(Name.checkDnf(name)))
+      }),
+    )
   })
 })

@@ -24,7 +24,7 @@ const nevra = (s: string) => right(Nevra.parse(s))
 
 describe('RpmQuery.query', () => {
   it("is one rpm -q for every name, after --, with the spec's fields, below the root when given", () => {
-    const root = right(Root.make('/tmp/r'))
+    const root = { root: right(Root.make('/tmp/r')), configFile: '/tmp/c' }
     expect(RpmQuery.query(['zsh', 'vim'], undefined, 5000)).toEqual({
       argv: ['rpm', '-q', '--queryformat', '%{NAME}\\t%|EPOCH?{%{EPOCH}}:{0}|\\t%{VERSION}\\t%{RELEASE}\\t%{ARCH}\\n', '--', 'zsh', 'vim'],
       environment: ['LC_ALL=C'],
@@ -43,7 +43,7 @@ describe('RpmQuery.parse, on the real rpm', () => {
       { name: 'plait-u', version: '0.1~rc1', release: '1' },
     ])
     dirs.push(dir)
-    const root = right(Root.make(dir))
+    const root = { root: right(Root.make(dir)), configFile: '/nonexistent' }
     const names: [string, ...string[]] = ['plait-t', 'plait-none', 'plait-k', 'plait-u', 'plait-nor']
     const exit = run(RpmQuery.query(names, root, 30000))
     expect(exit.exitCode).toBe(2)
@@ -79,14 +79,16 @@ describe('RpmQuery.parse, on fixed samples', () => {
   })
 })
 
-describe('RpmQuery.available (dnf repoquery; fixed samples: dnf is not installed here)', () => {
+describe('RpmQuery.available (dnf repoquery; fixed samples, and the real dnf in test/e2e/package-dnf.test.ts)', () => {
   it('is one dnf repoquery of the newest available version of every name, below the root when given', () => {
-    const root = right(Root.make('/tmp/r'))
+    const root = { root: right(Root.make('/tmp/r')), configFile: '/tmp/c' }
     expect(RpmQuery.available(['zsh'], root, 5000).argv).toEqual([
       'dnf',
       '-q',
       '--installroot=/tmp/r',
       '--setopt=reposdir=/tmp/r/etc/yum.repos.d',
+      '--config=/tmp/c',
+      '--noplugins',
       'repoquery',
       '--available',
       '--latest-limit',

@@ -20,7 +20,7 @@ const resources = (name: string, facts: unknown, edit: (s: string) => string = (
 
 describe("CCM's package manifests", () => {
   it('yamlmanifests-complete.yaml resolves to apache2 at ensure latest for a Debian host, httpd elsewhere', () => {
-    expect(resources('yamlmanifests-complete.yaml', debian)).toEqual([expect.objectContaining({ _tag: 'package', id: 'package#apache2', ensure: 'latest', provider: 'apt' })])
+    expect(resources('yamlmanifests-complete.yaml', debian)).toEqual([expect.objectContaining({ _tag: 'package', id: 'package#apache2', ensure: 'latest', provider: 'auto' })])
     expect(resources('yamlmanifests-complete.yaml', { host: { info: { platformFamily: 'rhel' } } }).map((r) => r.id)).toEqual(['package#httpd'])
   })
 

@@ -154,7 +154,7 @@ describe('package resources in a plan', () => {
   it('fails every package with one diagnostic when no package manager is suitable', async () => {
     const { plan } = await planWith(Packages.make({}, { suitable: false }))
     expect(E.isLeft(plan) && plan.left.map((d) => [d.resource, d.message])).toEqual([
-      ['package#hello', 'no suitable package provider: apt needs apt-get, apt-cache and dpkg-query, and they were not all found (dnf is not available here)'],
+      ['package#hello', 'no suitable package provider: apt needs apt-get, apt-cache and dpkg-query, dnf needs dnf and rpm, and neither was found'],
     ])
   })
 })

@@ -89,5 +89,39 @@ describe('package plans', () => {
     expect(Step.problem({ _tag: 'package.upgrade', ...base, from: '1.0', to: '$(id)' })).toMatch(/^package version "\$\(id\)": contains "\$"/)
     expect(Step.problem({ _tag: 'package.downgrade', ...base, from: '2', to: '1' })).toBe('a downgrade must name the exact version it goes to')
     expect(Step.problem({ _tag: 'package.install', ...base, to: 'abc' })).toBe('Debian version "abc": has an upstream version that does not start with a digit')
+    // a dnf step is held to rpm's rules: rpm names and versions, none of apt's
+    expect(Step.problem({ _tag: 'package.install', ...base, name: 'NetworkManager', to: 'abc-1', provider: 'dnf' })).toBeUndefined()
+    expect(Step.problem({ _tag: 'package.install', ...base, name: 'libc6:amd64', provider: 'dnf' })).toMatch(/^rpm package name "libc6:amd64": has ":"/)
+    expect(Step.problem({ _tag: 'package.install', ...base, to: '1.0-', provider: 'dnf' })).toMatch(/^rpm version "1.0-"/)
+  })
+})
+
+describe('package plans over dnf', () => {
+  const dnf = (ensure: string, o: Observed.Observed) => {
+    const r = PackagePlan.plan({ ...spec(ensure), provider: 'dnf' }, o)
+    if (E.isLeft(r)) throw new Error(r.left)
+    return r.right
+  }
+
+  it("compare in rpm's order, name the versions, and carry the provider that answered in the step", () => {
+    // rpm's order: 1.10 > 1.9 (numbers), and an alpha tag as rpm sorts it, not as Debian does
+    expect(dnf('latest', Observed.of('1.9-1', '1.10-1', 'dnf')).steps).toEqual([
+      { _tag: 'package.upgrade', name: 'hello', from: '1.9-1', to: '1.10-1', reason: 'installed at 1.9-1, the newest available is 1.10-1', noop: 'Would have upgraded to latest', provider: 'dnf' },
+    ])
+    expect(dnf('latest', Observed.of('1:1.0-1', '2.0-1', 'dnf')).steps).toEqual([])
+    expect(dnf('1.0-1', Observed.of('2.0-1', '2.0-1', 'dnf')).steps.map(Step.describe)).toEqual(['downgrade hello 2.0-1 → 1.0-1'])
+    expect(Step.operation(dnf('1.0-1', Observed.of('2.0-1', '2.0-1', 'dnf')).steps[0]!)).toEqual({ _tag: 'Install', name: 'hello', target: { _tag: 'Exact', version: '1.0-1' }, from: '2.0-1', provider: 'dnf' })
+  })
+
+  it('meet a version without a release with any release of it, as dnf does', () => {
+    expect(dnf('5.8', Observed.of('5.8-9.el9', '5.8-9.el9', 'dnf')).steps).toEqual([])
+    expect(PackagePlan.verify('hello', { ensure: '5.8', provider: 'dnf' }, Observed.of('5.8-9.el9', undefined, 'dnf'), undefined)).toEqual([])
+    expect(dnf('5.9', Observed.of('5.8-9.el9', undefined, 'dnf')).steps.map(Step.describe)).toEqual(['upgrade hello 5.8-9.el9 → 5.9'])
+  })
+
+  it('refuse a name the provider that answered would not take', () => {
+    const r = PackagePlan.plan({ ...spec('present'), name: 'libc6:amd64', provider: 'apt' }, Observed.of(undefined, '1.0-1', 'dnf'))
+    expect(E.isLeft(r) && r.left).toMatch(/^rpm package name "libc6:amd64": has ":".* \(the dnf provider answered\)$/)
+    expect(E.isRight(PackagePlan.plan({ ...spec('present'), provider: 'auto' }, Observed.of(undefined, '1.0-1', 'dnf')))).toBe(true)
   })
 })

@@ -2,7 +2,7 @@
 // its argv without a shell, its environment entries added. Returns the Exit the parsers read.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
@@ -130,4 +130,44 @@ export const buildDeb = (dir: string, name: string, version: string): string => 
   if (built.exitCode !== 0) throw new Error(`dpkg-deb failed: ${built.stderr}`)
   const bytes = readFileSync(join(dir, file))
   return `Package: ${name}\nVersion: ${version}\nArchitecture: all\nMaintainer: plait tests <tests@example.org>\nFilename: ./${file}\nSize: ${bytes.length}\nSHA256: ${createHash('sha256').update(bytes).digest('hex')}\nDescription: a package of plait's tests\n`
+}
+
+/**
+ * Builds a noarch rpm of this name and EVR with the real rpmbuild (one file below
+ * /usr/share/NAME saying the version) into `dir`, without network or the host's build tree.
+ */
+export const buildRpm = (dir: string, name: string, s: Omit<RpmSpec, 'name'>): void => {
+  const top = mkdtempSync(join(tmpdir(), 'plait-rpmbuild-'))
+  const spec = join(top, `${name}.spec`)
+  const shown = `${s.epoch === undefined ? '' : `${s.epoch}:`}${s.version}-${s.release}`
+  writeFileSync(
+    spec,
+    `Name: ${name}\n${s.epoch === undefined ? '' : `Epoch: ${s.epoch}\n`}Version: ${s.version}\nRelease: ${s.release}\nSummary: plait test\nLicense: MIT\nBuildArch: noarch\n%description\nplait test\n` +
+      `%install\nmkdir -p %{buildroot}/usr/share/${name}\necho ${shown} > %{buildroot}/usr/share/${name}/version\n%files\n/usr/share/${name}/version\n`,
+  )
+  const built = run({ argv: ['rpmbuild', '-bb', '--quiet', '--define', `_topdir ${top}`, '--define', `_tmppath ${top}`, '--define', `_rpmdir ${dir}`, '--define', '_build_name_fmt %%{NAME}-%%{VERSION}-%%{RELEASE}.%%{ARCH}.rpm', spec], environment: ['LC_ALL=C'], timeoutMs: 60000 })
+  rmSync(top, { recursive: true, force: true })
+  if (built.exitCode !== 0) throw new Error(`rpmbuild failed: ${built.stderr}`)
+}
+
+/**
+ * A temporary root for dnf (`--installroot`) with a `file:` repository (outside it, in `home`)
+ * offering the rpms `publish` builds, indexed by the real createrepo_c and named by a .repo file
+ * in ROOT/etc/yum.repos.d (gpgcheck off: the packages are the tests' own, unsigned).
+ */
+export const dnfRoot = (): { readonly root: string; readonly home: string; readonly publish: (name: string, versions: ReadonlyArray<Omit<RpmSpec, 'name'>>) => void } => {
+  const root = mkdtempSync(join(tmpdir(), 'plait-dnfroot-'))
+  const home = mkdtempSync(join(tmpdir(), 'plait-dnfrepo-'))
+  const repo = join(home, 'repo')
+  mkdirSync(repo)
+  mkdirSync(join(root, 'etc/yum.repos.d'), { recursive: true })
+  // metadata_expire=0: a repository republished by a test is read again at once
+  writeFileSync(join(root, 'etc/yum.repos.d/plait-tests.repo'), `[plait-tests]\nname=plait tests\nbaseurl=file://${repo}\nenabled=1\ngpgcheck=0\nmetadata_expire=0\n`)
+  const publish = (name: string, versions: ReadonlyArray<Omit<RpmSpec, 'name'>>) => {
+    for (const f of readdirSync(repo)) rmSync(join(repo, f), { recursive: true, force: true })
+    for (const v of versions) buildRpm(repo, name, v)
+    const indexed = run({ argv: ['createrepo_c', '-q', repo], environment: ['LC_ALL=C'], timeoutMs: 60000 })
+    if (indexed.exitCode !== 0) throw new Error(`createrepo_c failed: ${indexed.stderr}`)
+  }
+  return { root, home, publish }
 }
