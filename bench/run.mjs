@@ -166,7 +166,7 @@ async function benchSize(n) {
   writeFileSync(manifest, w.yaml)
   writeFileSync(list, w.list)
   const emptyManifest = join(dir, 'empty.yaml')
-  writeFileSync(emptyManifest, 'ccm:\n  resources: []\n')
+  writeFileSync(emptyManifest, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
   const freshRoot = (name) => {
     const r = join(dir, name)
     mkdirSync(r)

@@ -19,7 +19,7 @@ export const perType = 10
 /** A message's longest length, in characters, before it is cut (the steps are in the plan artifact). */
 export const maxMessage = 2_000
 
-export type Level = 'notice' | 'warning'
+export type Level = 'notice' | 'warning' | 'error'
 
 // combinators
 
@@ -30,14 +30,14 @@ export const escapeData = (s: string): string => s.replace(/%/g, '%25').replace(
 export const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C')
 
 /** One workflow command: `::level file=F,line=L,title=T::message` (properties when given). */
-export const command = (level: Level | 'error', message: string, at?: Review.Location, title?: string): string => {
+export const command = (level: Level, message: string, at?: Review.Location, title?: string): string => {
   const props = [...(at !== undefined ? [`file=${escapeProperty(at.file)}`, `line=${at.line}`] : []), ...(title !== undefined ? [`title=${escapeProperty(title)}`] : [])]
   return `::${level}${props.length > 0 ? ` ${props.join(',')}` : ''}::${escapeData(message)}`
 }
 
 /** The message of a resource's annotation: its symbol and id, then one line per step (tag and reason), every field escaped. */
 const messageOf = (r: Plan.ResourcePlan): string => {
-  const text = [`${Plan.symbol(r.action)} ${f(r.id)}`, ...r.steps.map((s) => `${f(s._tag)}: ${f(s.reason)}`)].join('\n')
+  const text = Plan.isFailed(r) ? `${f(r.id)}: failed: ${f(r.failed)}` : [`${Plan.symbol(r.action)} ${f(r.id)}`, ...r.steps.map((s) => `${f(s._tag)}: ${f(s.reason)}`)].join('\n')
   return text.length <= maxMessage ? text : `${text.slice(0, maxMessage - 1)}…`
 }
 
@@ -49,14 +49,16 @@ const capped = (level: Level, rs: ReadonlyArray<Plan.ResourcePlan>, title: strin
 }
 
 /**
- * A plan as workflow commands: a `warning` at each resource with a destructive step (see
- * Review.destructive), a `notice` at each other resource that changes or runs, each capped per
- * type with a roll-up; then the summary line as plain text.
+ * A plan as workflow commands: an `error` at each resource that could not be planned, a `warning`
+ * at each resource with a destructive step (see Review.destructive), a `notice` at each other
+ * resource that changes or runs, each capped per type with a roll-up; then the summary line as
+ * plain text.
  */
 export const plan = (p: Plan.Body): string => {
   const destroying = new Set(Review.destructive(p).map((d) => d.resource))
   const changing = p.resources.filter((r) => r.steps.length > 0)
   const warnings = capped('warning', changing.filter((r) => destroying.has(r)), 'plait: destructive change', (n) => `${n} more resources with destructive steps, see the plan artifact`)
   const notices = capped('notice', changing.filter((r) => !destroying.has(r)), 'plait: change', (n) => `${n} more resources change, see the plan artifact`)
-  return [...warnings, ...notices, summaryLine(p.summary)].join('\n') + '\n'
+  const errors = capped('error', Plan.failures(p), 'plait: could not be planned', (n) => `${n} more resources could not be planned, see the plan artifact`)
+  return [...errors, ...warnings, ...notices, summaryLine(p.summary)].join('\n') + '\n'
 }

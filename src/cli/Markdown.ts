@@ -115,7 +115,7 @@ export const moreLine = (n: number): string => `${n} more resource${n === 1 ? ''
 /** A resource's collapsible section: its symbol, id and manifest `file:line`, then its lines (as the text plan draws them) in a fenced block. */
 export const section = (r: Plan.ResourcePlan): string => {
   const at = Review.location(r)
-  const label = Plan.isSkipped(r) ? 'skipped' : (actionWords.find(([a]) => a === r.action)?.[1] ?? r.action)
+  const label = Plan.isSkipped(r) ? 'skipped' : Plan.isFailed(r) ? 'failed' : (actionWords.find(([a]) => a === r.action)?.[1] ?? r.action)
   return `<details><summary>${code(Plan.symbol(r.action))} ${label} ${code(r.id)} at ${code(`${cut(at.file, 120)}:${at.line}`, 140)}</summary>\n\n${fenced(Review.block(r), 'diff')}\n</details>\n\n`
 }
 

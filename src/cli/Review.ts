@@ -32,12 +32,12 @@ export const location = (r: Pick<Plan.ResourcePlan, 'at'>): Location => {
 
 /** The lines the text plan draws for a resource (none for an unchanged one), escaped as there, without its trailing empty line. */
 export const block = (r: Plan.ResourcePlan): ReadonlyArray<string> => {
-  const lines = Plan.isSkipped(r) ? [`  ${f(r.id)}: skipped: ${f(r.skipped)}`] : [...Registry.ofKind(r.kind).render(r, { verbose: false })]
+  const lines = Plan.isSkipped(r) ? [`  ${f(r.id)}: skipped: ${f(r.skipped)}`] : Plan.isFailed(r) ? [`  ${f(r.id)}: failed: ${f(r.failed)}`] : [...Registry.ofKind(r.kind).render(r, { verbose: false })]
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop()
   return lines
 }
 
-/** The resources a reviewer is shown one by one: those that change, run or are skipped (the text plan's blocks). */
+/** The resources a reviewer is shown one by one: those that change, run, are skipped or could not be planned (the text plan's blocks). */
 export const shown = (p: Plan.Body): ReadonlyArray<Plan.ResourcePlan> => p.resources.filter((r) => block(r).length > 0)
 
 /** Every destructive step of a plan, in plan order: a step of a resource being deleted, or one whose verb destroys or stops (destructiveVerbs). */

@@ -228,6 +228,11 @@ program
     if (o.json === true) out(Terminal.json(PlanFile.serialize(plan)))
     else out(Render.plan(plan, { verbose: o.verbose === true }), Colour.plan)
     if (o.out !== undefined && o.json !== true) out(`Saved the plan to ${o.out}. Apply it with: plait apply ${o.out}${o.root !== undefined ? ` --root ${o.root}` : ''}\n`)
+    // A resource that could not be planned is in the plan as failed, and the plan exits 1.
+    if (plan.summary.failed !== undefined) {
+      err(Render.failures(plan))
+      throw new Exit(EXIT_ERROR)
+    }
     if (o.detailedExitcode === true && Review.changes(plan)) throw new Exit(EXIT_CHANGES)
   })
 
@@ -335,6 +340,7 @@ program
     const first = orFail(await planManifest(target, machine, version, factSource(o), warn, providers))
     const show = (plan: Plan.Plan): Plan.Plan => {
       if (o.json !== true) out(Render.plan(plan) + '\n', Colour.plan)
+      if (plan.summary.failed !== undefined) err(Render.failures(plan))
       return plan
     }
     if (o.noop === true) {

@@ -227,8 +227,9 @@ export const planManifest = async (
   const runner = async () => (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
   // The source files are loaded once, here; observation asks for them and never reads the host itself.
   const hostInputs = await Load.sources(catalog.right, readHost)
-  const observed = await observe(catalog.right, machine, hostInputs, inline, providers.session, runner)
+  // As CCM goes on past a failing resource: one that cannot be observed or planned is a failed resource of the plan.
+  const observed = await observe(catalog.right, machine, hostInputs, inline, providers.session, runner, true)
   if (E.isLeft(observed)) return observed
-  const body = Planner.plan(catalog.right, observed.right, { version, root: machine.root })
-  return E.map(PlanFile.sealLazily)(body)
+  const body = Planner.planAll(catalog.right, observed.right, { version, root: machine.root }).body
+  return E.right(PlanFile.sealLazily(body))
 }

@@ -7,7 +7,7 @@ import * as Registry from '../types/registry.js'
 
 /** The summary line of a plan. */
 export const summaryLine = (s: Plan.Summary): string =>
-  `Plan: ${s.create} to create, ${s.update} to change, ${s.delete} to delete, ${s.run !== undefined ? `${s.run} to run, ` : ''}${s.unchanged} unchanged.`
+  `Plan: ${s.create} to create, ${s.update} to change, ${s.delete} to delete, ${s.run !== undefined ? `${s.run} to run, ` : ''}${s.unchanged} unchanged${s.failed !== undefined ? `, ${s.failed} failed` : ''}.`
 
 // Every name, value, message and content line is drawn with `f` (Terminal.field), so that nothing
 // a manifest, a machine or a provider supplies can add a line or a terminal control to the review.
@@ -18,10 +18,29 @@ export const plan = (p: Plan.Plan, options: { readonly verbose?: boolean } = {})
   const lines: string[] = [`plait plan of ${f(p.inputs.manifest.path)}${p.root === '/' ? '' : ` (root ${f(p.root)})`}`, '']
   for (const r of p.resources) {
     if (Plan.isSkipped(r)) lines.push(`  ${f(r.id)}: skipped: ${f(r.skipped)}`, '')
+    else if (Plan.isFailed(r)) lines.push(failedLine(r), '')
     else lines.push(...Registry.ofKind(r.kind).render(r, { verbose: options.verbose === true }))
   }
-  if (Registry.isEmpty(p)) lines.push('No changes. The machine matches the manifest.', '')
+  if (Registry.isEmpty(p) && p.summary.failed === undefined) lines.push('No changes. The machine matches the manifest.', '')
   lines.push(summaryLine(p.summary))
+  return lines.join('\n') + '\n'
+}
+
+/** A resource that could not be planned, as the plan shows it. */
+const failedLine = (r: Plan.ResourcePlan & { readonly failed: string }): string => `  ${f(r.id)}: failed: ${f(r.failed)}`
+
+/**
+ * The error lines of a plan's resources that could not be planned (nothing when there are none),
+ * for stderr: one per reason, at the first resource it fails (a reason shared by several, such as
+ * a provider that cannot list, is said once, naming the others).
+ */
+export const failures = (p: Plan.Plan): string => {
+  const failed = Plan.failures(p)
+  if (failed.length === 0) return ''
+  const byReason = new Map<string, Array<Plan.ResourcePlan & { readonly failed: string }>>()
+  for (const r of failed) byReason.set(r.failed, [...(byReason.get(r.failed) ?? []), r])
+  const lines = [...byReason].map(([reason, [first, ...others]]) => `error: ${f(first!.at)}: ${f(first!.id)}${others.length > 0 ? ` (and ${others.map((o) => f(o.id)).join(', ')})` : ''}: ${f(reason)}`)
+  lines.push(`error: ${failed.length} resource${failed.length === 1 ? '' : 's'} could not be planned; the rest of the plan stands, and apply fails ${failed.length === 1 ? 'it' : 'them'} (what requires ${failed.length === 1 ? 'it' : 'them'} is skipped)`)
   return lines.join('\n') + '\n'
 }
 

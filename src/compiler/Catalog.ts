@@ -29,6 +29,12 @@ export type Resource = Spec | SkippedSpec
 /** True for a resource its control skips. */
 export const isSkipped = (r: Resource): r is SkippedSpec => r._tag === 'skipped'
 
+/** A compiled resource's type and name as its id (`type#name`) says them. */
+export const identity = (r: Spec): { readonly id: string; readonly type: string; readonly name: string } => {
+  const at = r.id.indexOf('#')
+  return { id: r.id, type: r.id.slice(0, at), name: r.id.slice(at + 1) }
+}
+
 /** A resource's resolved references (ids of earlier resources) and health checks. */
 export interface Links {
   readonly require: ReadonlyArray<string>

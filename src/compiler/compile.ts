@@ -205,16 +205,23 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   const machineRoot = inputs.root ?? '/'
   const deferral: Deferral.Deferral = { managedAt: (hostPath) => managed.get(hostPath), snapshot: snapshotOf(inputs, m.data) }
   const decodeEnv = { scope, baseDir, deferral }
-  // Every id and alias, to tell a reference to a later resource from one to nothing.
+  // Every id and alias (bare, and as `type#alias`, which CCM matches within the type), to tell a
+  // reference to a later resource from one to nothing.
   const everyName = new Map<string, number>()
+  const everyTyped = new Map<string, number>()
   m.resources.forEach((raw, i) => {
     const id = ResourceId.make(raw.type, raw.name)
     if (!everyName.has(id)) everyName.set(id, i)
     const alias = raw.props.find((e) => e.key === 'alias')
-    if (alias !== undefined && alias.value._tag === 'Scalar' && typeof alias.value.value === 'string' && !everyName.has(alias.value.value)) everyName.set(alias.value.value, i)
+    if (alias !== undefined && alias.value._tag === 'Scalar' && typeof alias.value.value === 'string') {
+      if (!everyName.has(alias.value.value)) everyName.set(alias.value.value, i)
+      const typed = ResourceId.make(raw.type, alias.value.value)
+      if (!everyTyped.has(typed)) everyTyped.set(typed, i)
+    }
   })
   const ids = new Set(m.resources.map((raw) => ResourceId.make(raw.type, raw.name)))
   const earlier = new Map<string, string>() // id or alias → id
+  const earlierTyped = new Map<string, string>() // `type#alias` → id
   const links = new Map<string, CatalogLinks>()
   const subscribing = types.names.filter((n) => types.lookup(n, undefined)?.subscribes === true)
   for (const [index, whole] of m.resources.entries()) {
@@ -223,9 +230,16 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     problems.push(...split.problems.map(Diagnostic.withResource(id)))
     const resolve = (refs: ReadonlyArray<Properties.Ref>, key: string): string[] =>
       refs.flatMap((r) => {
-        const target = earlier.get(r.text)
+        // As CCM: `type#x` is the resource of that type named x, else the one whose alias is x.
+        const named = earlier.get(r.text)
+        const aliased = earlierTyped.get(r.text)
+        if (named !== undefined && aliased !== undefined && named !== aliased) {
+          problems.push(Diagnostic.make('Reference', `${key}: ${r.text} is ambiguous: it is ${named === r.text ? 'the id' : 'the alias'} of ${named} and the alias of ${aliased}`, { at: r.at, resource: id, hint: 'give one of them another alias' }))
+          return []
+        }
+        const target = named ?? aliased
         if (target !== undefined) return [target]
-        const later = everyName.get(r.text)
+        const later = everyName.get(r.text) ?? everyTyped.get(r.text)
         const message =
           later === index
             ? `${key}: ${r.text} is this resource itself`
@@ -249,6 +263,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     // Later references to this resource resolve even when it does not decode (its own errors say why).
     if (!earlier.has(id)) earlier.set(id, id)
     if (alias !== undefined && !earlier.has(alias.text) && !ids.has(alias.text)) earlier.set(alias.text, id)
+    if (alias !== undefined && !earlierTyped.has(ResourceId.make(whole.type, alias.text))) earlierTyped.set(ResourceId.make(whole.type, alias.text), id)
     // The type decodes it: plait's own, unless its `provider:` names a plugin's by its full name; or a plugin's type.
     const type = types.lookup(raw.type, providerOf(raw))
     if (type === undefined) continue // an unknown type: reported once for its group, above

@@ -46,12 +46,33 @@ const sourcesOf = (specs: ReadonlyArray<Spec>): ReadonlyArray<{ readonly path: s
   return [...seen].map(([path, written]) => ({ path, written }))
 }
 
-/** Builds the plan body of a whole catalog; every failing resource is reported. */
+/** A failed resource's reason: the diagnostic's message, with its hint. */
+const reasonOf = (d: Diagnostic.Diagnostic): string => (d.hint === undefined ? d.message : `${d.message} (${d.hint})`)
+
+/**
+ * Builds the plan body of a whole catalog; every failing resource is reported. A resource that
+ * cannot be planned (or was not observed: see observe's `tolerant`) stops the plan.
+ */
 export const plan = (catalog: Catalog, obs: Observations, settings: Settings): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Body> => {
-  const problems: Diagnostic.Diagnostic[] = []
+  const made = planning(catalog, obs, settings)
+  return made.problems.length > 0 ? E.left(made.problems) : E.right(made.body)
+}
+
+/**
+ * Builds the plan body of a whole catalog, as CCM goes on past a resource that fails: a resource
+ * that cannot be planned, or could not be observed, is a failed resource of the plan (with the
+ * reason), and everything else is planned. Its diagnostics, each once, come with it.
+ */
+export const planAll = (catalog: Catalog, obs: Observations, settings: Settings): { readonly body: Plan.Body; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } =>
+  planning(catalog, obs, settings)
+
+const planning = (catalog: Catalog, obs: Observations, settings: Settings): { readonly body: Plan.Body; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } => {
+  const problems = new Set<Diagnostic.Diagnostic>()
   const resources: Plan.ResourcePlan[] = []
   const planners = new Map<string, ReturnType<ReturnType<typeof Registry.ofKind>['planner']>>()
   const specs: Spec[] = []
+  // A failed earlier resource may yet change nothing or something: what waits on it waits (and is skipped at apply).
+  const mayChange = (r: Plan.ResourcePlan): boolean => Plan.isFailed(r) || Registry.mayChange(r)
   for (const spec of catalog.resources) {
     if (CatalogM.isSkipped(spec)) {
       resources.push(withLinks({ kind: spec.kind, id: spec.id, type: spec.type, name: spec.name, at: Position.render(spec.at), action: 'none', skipped: spec.reason, steps: [] }, catalog.links.get(spec.id)))
@@ -65,13 +86,18 @@ export const plan = (catalog: Catalog, obs: Observations, settings: Settings): E
       planners.set(spec._tag, planner)
     }
     const observed = obs.byId.get(spec.id)
-    if (observed === undefined) throw new Error(`invariant: no observation for ${spec.id}`)
-    const env: PlanEnv = { earlier: resources, subscribe: catalog.links.get(spec.id)?.subscribe ?? [], mayChange: Registry.mayChange, accounts: obs.accounts }
-    const r = planner(spec, observed, env)
-    if (E.isLeft(r)) problems.push(r.left)
-    else resources.push(withLinks(r.right, catalog.links.get(spec.id)))
+    const unobserved = obs.failed?.get(spec.id)
+    if (observed === undefined && unobserved === undefined) throw new Error(`invariant: no observation for ${spec.id}`)
+    const env: PlanEnv = { earlier: resources, subscribe: catalog.links.get(spec.id)?.subscribe ?? [], mayChange, accounts: obs.accounts }
+    const r: E.Either<Diagnostic.Diagnostic, Plan.ResourcePlan> = unobserved !== undefined ? E.left(unobserved) : planner(spec, observed, env)
+    if (E.isRight(r)) {
+      resources.push(withLinks(r.right, catalog.links.get(spec.id)))
+      continue
+    }
+    problems.add(r.left)
+    const { id, type: typeName, name } = CatalogM.identity(spec)
+    resources.push(withLinks({ kind: spec._tag, id, type: typeName, name, at: Position.render(spec.at), action: 'none', failed: reasonOf(r.left), steps: [] }, catalog.links.get(spec.id)))
   }
-  if (problems.length > 0) return E.left(problems)
   // Sources are recorded as the manifest spells them, so plans do not depend on where a checkout lives.
   const providers = providersOf(specs)
   const sourceInputs = sourcesOf(specs).map((s) => ({ path: s.written, sha256: obs.hosts.get(s.path) ?? '' }))
@@ -94,5 +120,5 @@ export const plan = (catalog: Catalog, obs: Observations, settings: Settings): E
     ...(catalog.preMessage !== undefined ? { preMessage: catalog.preMessage } : {}),
     ...(catalog.postMessage !== undefined ? { postMessage: catalog.postMessage } : {}),
   }
-  return E.right(body)
+  return { body, problems: [...problems] }
 }

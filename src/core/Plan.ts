@@ -56,19 +56,23 @@ export interface ResourcePlan {
   readonly observed?: Observed
   /** Why its control skips it (then it has no steps and was never observed). */
   readonly skipped?: string
+  /** Why it could not be planned (then it has no steps, and apply fails it at its turn). */
+  readonly failed?: string
   readonly steps: ReadonlyArray<Step>
   readonly require?: ReadonlyArray<string>
   readonly subscribe?: ReadonlyArray<string>
   readonly healthChecks?: ReadonlyArray<HealthCheck>
 }
 
-/** The steps of a resource its control skips: none. */
-const NoSteps = new t.Type<Step[], Step[], unknown>(
-  'NoSteps',
-  (u): u is Step[] => Array.isArray(u) && u.length === 0,
-  (u, c) => (Array.isArray(u) && u.length === 0 ? t.success([]) : t.failure(u, c, 'a skipped resource has no steps')),
-  t.identity,
-)
+/** The steps of a resource its control skips, or that could not be planned: none. */
+const noSteps = (what: string) =>
+  new t.Type<Step[], Step[], unknown>(
+    'NoSteps',
+    (u): u is Step[] => Array.isArray(u) && u.length === 0,
+    (u, c) => (Array.isArray(u) && u.length === 0 ? t.success([]) : t.failure(u, c, `a ${what} resource has no steps`)),
+    t.identity,
+  )
+const NoSteps = noSteps('skipped')
 
 /** A resource its `control` skips: never observed, nothing of it planned; `skipped` says why. */
 export const SkippedResourcePlan = t.intersection([
@@ -76,6 +80,18 @@ export const SkippedResourcePlan = t.intersection([
   Links,
 ])
 export type SkippedResourcePlan = t.TypeOf<typeof SkippedResourcePlan>
+
+/**
+ * A resource that could not be planned (a guard that cannot start, an unknown user, a missing
+ * parent directory): `failed` says why. The rest of the plan is made without it; it has no steps,
+ * apply fails it at its turn (so what requires it is skipped, and fail_on_error stops there), and
+ * `plan` and `apply` exit non-zero. A plan without one has none of this in it.
+ */
+export const FailedResourcePlan = t.intersection([
+  t.type({ kind: t.string, id: t.string, type: t.string, name: t.string, at: t.string, action: t.literal('none'), failed: t.string, steps: noSteps('failed') }),
+  Links,
+])
+export type FailedResourcePlan = t.TypeOf<typeof FailedResourcePlan>
 
 /**
  * The codec of a resource plan of any registered kind: `kind` picks the type's codec (so an
@@ -86,6 +102,7 @@ export const resourcePlan = (codecs: ReadonlyMap<string, t.Type<ResourcePlan, Re
   const pick = (u: unknown): t.Type<ResourcePlan, ResourcePlan, unknown> | undefined => {
     if (typeof u !== 'object' || u === null) return undefined
     if ('skipped' in u) return SkippedResourcePlan as unknown as t.Type<ResourcePlan, ResourcePlan, unknown>
+    if ('failed' in u) return FailedResourcePlan as unknown as t.Type<ResourcePlan, ResourcePlan, unknown>
     const kind = (u as { kind?: unknown }).kind
     return typeof kind === 'string' ? codecs.get(kind) : undefined
   }
@@ -115,8 +132,8 @@ export type Input = t.TypeOf<typeof Input>
 export const Read = t.type({ root: t.keyof({ facts: null, environ: null }), path: t.string, sha256: t.string })
 export type Read = t.TypeOf<typeof Read>
 
-/** `run` (commands that would run) only when there are some. */
-export const Summary = t.intersection([t.type({ create: t.number, update: t.number, delete: t.number, unchanged: t.number }), t.partial({ run: t.number })])
+/** `run` (commands that would run) and `failed` (resources that could not be planned) only when there are some. */
+export const Summary = t.intersection([t.type({ create: t.number, update: t.number, delete: t.number, unchanged: t.number }), t.partial({ run: t.number, failed: t.number })])
 export type Summary = t.TypeOf<typeof Summary>
 
 /** The plan body's codec, with the codec of its resources (see resourcePlan and the registry). */
@@ -147,14 +164,16 @@ export type Plan = Body & { readonly hash: string }
 // constructors
 
 /** Counts actions into the summary line's numbers. */
-export const summarize = (resources: ReadonlyArray<Pick<ResourcePlan, 'action'>>): Summary => {
+export const summarize = (resources: ReadonlyArray<Pick<ResourcePlan, 'action' | 'failed'>>): Summary => {
   const run = resources.filter((r) => r.action === 'run').length
+  const failed = resources.filter((r) => r.failed !== undefined).length
   return {
     create: resources.filter((r) => r.action === 'create').length,
     update: resources.filter((r) => r.action === 'update').length,
     delete: resources.filter((r) => r.action === 'delete').length,
     ...(run > 0 ? { run } : {}),
-    unchanged: resources.filter((r) => r.action === 'none').length,
+    unchanged: resources.filter((r) => r.action === 'none' && r.failed === undefined).length,
+    ...(failed > 0 ? { failed } : {}),
   }
 }
 
@@ -162,6 +181,12 @@ export const summarize = (resources: ReadonlyArray<Pick<ResourcePlan, 'action'>>
 
 /** True for a resource its control skips. */
 export const isSkipped = (r: ResourcePlan): r is ResourcePlan & { readonly skipped: string } => r.skipped !== undefined
+
+/** True for a resource that could not be planned. */
+export const isFailed = (r: ResourcePlan): r is ResourcePlan & { readonly failed: string } => r.failed !== undefined
+
+/** The resources of a plan that could not be planned. */
+export const failures = (p: { readonly resources: ReadonlyArray<ResourcePlan> }): ReadonlyArray<ResourcePlan & { readonly failed: string }> => p.resources.filter(isFailed)
 
 // interop
 

@@ -191,12 +191,28 @@ const noopRun = async (machine: Machine, plan: Plan.Plan, options: Options, acco
         : `an unfinished run (pid ${unfinished.pid}) left ${unfinished.steps.length} step(s) to roll back, which is likely what drifted; a real apply recovers first`
     return E.left([...drift, Diagnostic.make('Stale', 'the plan is stale', { hint })])
   }
-  const resources: ResourceReport[] = plan.resources.map((r): ResourceReport => {
-    if (Plan.isSkipped(r)) return { id: r.id, outcome: 'skipped', messages: [r.skipped] }
-    const pending = Registry.pending(r)
-    if (pending !== undefined) return { id: r.id, outcome: 'changed', messages: [pending] }
-    return r.steps.length === 0 ? { id: r.id, outcome: 'stable', messages: [] } : { id: r.id, outcome: 'changed', messages: r.steps.map((s) => s.noop) }
-  })
+  // As CCM's noop: health checks run (a check that is not OK fails the resource), and what requires a failed resource is skipped.
+  const resources: ResourceReport[] = []
+  const unmet = new Set<string>()
+  let abort: string | undefined
+  for (const r of plan.resources) {
+    const needs = [...(r.require ?? []), ...(Plan.isSkipped(r) || Plan.isFailed(r) ? [] : Registry.ofKind(r.kind).needs(r))]
+    const unmetBy = needs.find((id) => unmet.has(id) || resources.find((o) => o.id === id)?.outcome === 'failed')
+    if (abort !== undefined) resources.push({ id: r.id, outcome: 'skipped', messages: [abort] })
+    else if (unmetBy !== undefined) {
+      unmet.add(r.id)
+      resources.push({ id: r.id, outcome: 'skipped', messages: [`unmet requirement: ${unmetBy} ${unmet.has(unmetBy) ? 'was skipped for an unmet requirement' : 'failed'}`] })
+    } else if (Plan.isSkipped(r)) resources.push({ id: r.id, outcome: 'skipped', messages: [r.skipped] })
+    else if (Plan.isFailed(r)) resources.push({ id: r.id, outcome: 'failed', messages: [r.failed] })
+    else {
+      const pending = Registry.pending(r)
+      const messages = pending !== undefined ? [pending] : r.steps.map((s) => s.noop)
+      const health: string[] = []
+      const bad = await checkHealth(r, machine, options, health)
+      resources.push(bad !== undefined ? { id: r.id, outcome: 'failed', messages: [bad, ...messages, ...health] } : { id: r.id, outcome: messages.length > 0 ? 'changed' : 'stable', messages: [...messages, ...health] })
+    }
+    if (abort === undefined && plan.failOnError && resources.at(-1)?.outcome === 'failed') abort = `not run: ${r.id} failed and fail_on_error is set`
+  }
   const recovered = unfinished === undefined ? [] : [`an unfinished run of pid ${unfinished.pid} would be rolled back first (${unfinished.steps.length} steps)`]
   return E.right({ noop: true, recovered, resources, rolledBack: [], irreversible: [] })
 }
@@ -235,7 +251,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
       continue
     }
     // A deferred value needs the resources whose files it reads: it is not worked out from a failed one.
-    const needs = [...(r.require ?? []), ...(Plan.isSkipped(r) ? [] : Registry.ofKind(r.kind).needs(r))]
+    const needs = [...(r.require ?? []), ...(Plan.isSkipped(r) || Plan.isFailed(r) ? [] : Registry.ofKind(r.kind).needs(r))]
     const unmetBy = needs.find((id) => unmet.has(id) || outcomeOf(id) === 'failed')
     if (unmetBy !== undefined) {
       unmet.add(r.id)
@@ -250,10 +266,11 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     const type = Registry.ofKind(r.kind)
     let steps: ReadonlyArray<Plan.Step> = r.steps
     let expected: Plan.ResourcePlan = r
-    let error: string | undefined
+    // A resource that could not be planned fails at its turn, like one whose step fails.
+    let error: string | undefined = r.failed
     const notes: string[] = [] // why it runs as it does: shown before its steps' reasons
     const after: string[] = [] // what running it showed (output, health checks): shown after them
-    const turn = await Run.run(type.turn(r, { accounts, changed: (id) => outcomeOf(id) === 'changed' }), requests)
+    const turn = error !== undefined ? E.right({ steps: [], expected: r, notes: [] }) : await Run.run(type.turn(r, { accounts, changed: (id) => outcomeOf(id) === 'changed' }), requests)
     if (E.isLeft(turn)) error = turn.left.description
     else {
       steps = turn.right.steps

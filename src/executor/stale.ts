@@ -15,7 +15,7 @@ export interface Checked {
 
 /** Checks the plan's resources against the machine and its plugins (their requests batched: one list per provider). */
 export const check = async (plan: Plan.Plan, accounts: Accounts, families: Families): Promise<Checked> => {
-  const checked = plan.resources.filter((r) => !Plan.isSkipped(r))
+  const checked = plan.resources.filter((r) => !Plan.isSkipped(r) && !Plan.isFailed(r))
   const results = await Run.runAll(
     checked.map((r) => Registry.ofKind(r.kind).check(r, accounts)),
     families,

@@ -142,7 +142,7 @@ export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { re
   let failOnError = false
   let preMessage: string | undefined
   let postMessage: string | undefined
-  // CCM's schema requires no key: a document of data alone (a hiera file) is a manifest with no resources.
+  // CCM's schema requires no key, but CCM refuses a manifest without resources (below).
   if (ccm === undefined) {
     // nothing to decode
   } else if (ccm.value._tag !== 'Map') {
@@ -166,6 +166,12 @@ export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { re
     }
     const list = Node.get(ccm.value, 'resources')
     if (list !== undefined) decodeResources(list.value, scope, resources, problems, defaults, types)
+  }
+  // As CCM: a manifest whose resource list is missing, null or empty is refused (resources that
+  // `control` leaves out later still count: only the list as written matters).
+  const list = ccm !== undefined && ccm.value._tag === 'Map' ? Node.get(ccm.value, 'resources') : undefined
+  if ((ccm === undefined || ccm.value._tag === 'Map') && (list === undefined || (list.value._tag === 'Seq' && list.value.items.length === 0) || (list.value._tag === 'Scalar' && list.value.value === null))) {
+    fail('Decode', 'manifest must contain resources', list?.value.at ?? ccm?.keyAt ?? root.at, 'list at least one resource under ccm.resources')
   }
   const manifest: Manifest = { file, data, defaults, types, ...(dataNode !== undefined ? { dataNode } : {}), scope, failOnError, resources, ...(preMessage !== undefined ? { preMessage } : {}), ...(postMessage !== undefined ? { postMessage } : {}) }
   return { manifest, problems }

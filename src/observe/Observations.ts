@@ -1,4 +1,5 @@
 // Observations: what the observe stage gathered, as the pure plan stage reads it.
+import type * as Diagnostic from '../core/Diagnostic.js'
 import type { Accounts } from '../core/Probe.js'
 
 /** Everything observe gathered: the accounts, what each resource's observation found (by id), and the host files read. */
@@ -7,4 +8,6 @@ export interface Observations {
   readonly byId: ReadonlyMap<string, unknown>
   /** The sha256 of each host file read (a `source:`), by host path. */
   readonly hosts: ReadonlyMap<string, string>
+  /** Why a resource could not be observed, by id, when observation goes on without it (see observe's `tolerant`). */
+  readonly failed?: ReadonlyMap<string, Diagnostic.Diagnostic>
 }

@@ -44,13 +44,18 @@ const once = <A>(make: () => Promise<A>): (() => Promise<A>) => {
   return () => (made ??= make())
 }
 
-/** Observes the catalog's resources with the given request families (their requests batched, round by round). */
+/**
+ * Observes the catalog's resources with the given request families (their requests batched, round
+ * by round). A resource that cannot be observed stops it, unless `tolerant`: then it is recorded in
+ * `failed` and the others are observed (`plait plan` plans them, and fails that one).
+ */
 export const observeWith = async (
   catalog: Catalog,
   families: Families,
   accounts: Accounts,
   hosts: ReadonlyMap<string, string>,
   inline: (text: string) => Bytes,
+  tolerant = false,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
   const observed = catalog.resources.filter((r) => r._tag !== 'skipped')
   const env = { inline }
@@ -60,10 +65,14 @@ export const observeWith = async (
   )
   const problems = new Set<Diagnostic.Diagnostic>()
   const byId = new Map<string, unknown>()
+  const failed = new Map<string, Diagnostic.Diagnostic>()
   results.forEach((r, i) => {
-    if (E.isLeft(r)) problems.add(r.left as Diagnostic.Diagnostic)
-    else byId.set(observed[i]!.id, r.right)
+    if (E.isLeft(r)) {
+      problems.add(r.left as Diagnostic.Diagnostic)
+      failed.set(observed[i]!.id, r.left as Diagnostic.Diagnostic)
+    } else byId.set(observed[i]!.id, r.right)
   })
+  if (tolerant) return E.right({ accounts, byId, hosts, ...(failed.size > 0 ? { failed } : {}) })
   return problems.size > 0 ? E.left([...problems]) : E.right({ accounts, byId, hosts })
 }
 
@@ -79,6 +88,7 @@ export const observe = async (
   inline: (text: string) => Bytes = inlineBytes,
   session?: Session | (() => Promise<Session>),
   runner?: Runner | (() => Promise<Runner>),
+  tolerant = false,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
   const accounts = await machine.accounts()()
   if (E.isLeft(accounts)) return E.left([Diagnostic.make('Observe', `cannot read the user database: ${Fault.render(accounts.left)}`)])
@@ -90,5 +100,5 @@ export const observe = async (
     ...(runner !== undefined ? { runner: typeof runner === 'function' ? once(runner) : async () => runner } : {}),
     ...(session !== undefined ? { libral: { session: typeof session === 'function' ? session : async () => session } } : {}),
   })
-  return observeWith(catalog, families, accounts.right, hosts, inline)
+  return observeWith(catalog, families, accounts.right, hosts, inline, tolerant)
 }

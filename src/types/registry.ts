@@ -87,10 +87,10 @@ export const types = (found: ReadonlyArray<Plugin> = []): Types => ({
 export const libralPlugin: (providers: Parameters<typeof Libral.plugin>[0]) => Plugin = Libral.plugin
 
 /** True when a plan may change something: a step, or a decision its type leaves to the resource's turn. */
-export const mayChange = (r: Plan.ResourcePlan): boolean => !Plan.isSkipped(r) && ofKind(r.kind).mayChange(r)
+export const mayChange = (r: Plan.ResourcePlan): boolean => !Plan.isSkipped(r) && !Plan.isFailed(r) && ofKind(r.kind).mayChange(r)
 
 /** What a resource leaves to its turn (a dry run says it), if anything. */
-export const pending = (r: Plan.ResourcePlan): string | undefined => (Plan.isSkipped(r) ? undefined : ofKind(r.kind).pending(r))
+export const pending = (r: Plan.ResourcePlan): string | undefined => (Plan.isSkipped(r) || Plan.isFailed(r) ? undefined : ofKind(r.kind).pending(r))
 
 /** True when a plan would change nothing. */
 export const isEmpty = (p: Plan.Body): boolean => p.resources.every((r) => r.steps.length === 0 && pending(r) === undefined)

@@ -24,6 +24,17 @@ describe('require and subscribe', () => {
     const c = ok(file('/etc/a', 'alias: conf') + exec('reload', 'subscribe: [conf]\nrequire: [file#/etc/a]'))
     expect(c.links.get('exec#reload')).toEqual({ require: ['file#/etc/a'], subscribe: ['file#/etc/a'], healthChecks: [] })
   })
+  it('resolve type#alias within the type, as CCM matches a reference against a name or an alias', () => {
+    const c = ok(file('/etc/a', 'alias: conf') + exec('warm', 'alias: cache') + exec('reload', 'subscribe: [file#conf]\nrequire: [exec#cache, file#/etc/a]'))
+    expect(c.links.get('exec#reload')).toEqual({ require: ['exec#warm', 'file#/etc/a'], subscribe: ['file#/etc/a'], healthChecks: [] })
+  })
+  it('refuse type#alias of another type, of a later resource, and an ambiguous one naming both', () => {
+    expect(errors(file('/etc/a', 'alias: conf') + exec('reload', 'require: [exec#conf]'))).toMatch(/exec#reload: require: no resource exec#conf in this manifest/)
+    expect(errors(exec('first', 'require: [exec#two]') + exec('second', 'alias: two'))).toMatch(/exec#first: require: exec#two comes later in the manifest/)
+    expect(errors(exec('second') + exec('first', 'alias: second') + exec('third', 'require: [exec#second]'))).toMatch(
+      /m\.yaml:\d+:23: exec#third: require: exec#second is ambiguous: it is the id of exec#second and the alias of exec#first\n {2}hint: give one of them another alias/,
+    )
+  })
   it('refuse a later resource, an unknown one and the resource itself, at the reference', () => {
     const es = errors(exec('first', 'require: [exec#second]') + exec('second', 'require: [exec#nope, exec#second]'))
     expect(es).toMatch(/m\.yaml:6:23: exec#first: require: exec#second comes later in the manifest; resources run in manifest order/)

@@ -71,7 +71,7 @@ ccm:
     ['ensure: present\nowner: root\ngroup: root\nmode: rw-r--r--', /not an octal number/],
     ['ensure: present', /owner is required unless ensure is absent/],
     ['ensure: absent\nforce: "yes"', /force must be a boolean/],
-    ['ensure: present\nowner: root\ngroup: root\nmode: "0644"\nforce: true', /force is only valid with ensure: absent/],
+    ['ensure: directory\nowner: root\ngroup: root\nmode: "0755"\nforce: true', /force is only valid with ensure: absent \(remove a non-empty directory\) or present \(replace one with the file\)/],
     ['owner: root\ngroup: root\nmode: "0644"\ncontent: a\nsource: b', /content and source are mutually exclusive/],
     ['owner: "ro ot"\ngroup: root\nmode: "0644"', /owner "ro ot" is not a valid user name/],
     ['owner: "root:root"\ngroup: root\nmode: "0644"', /is not a valid user name/],
@@ -92,6 +92,20 @@ ccm:
     const es = errors(text).join('\n')
     expect(es).toMatch(/m.yaml:3:3: unknown key "ccm.colour"/)
     expect(es).toMatch(/m.yaml:4:1: unknown top-level key "extra"/)
+  })
+
+  it.each([
+    ['an empty list', 'ccm:\n  resources: []\n', 'm.yaml:2:14'],
+    ['a null list', 'ccm:\n  resources:\n  fail_on_error: true\n', 'm.yaml:2:13'],
+    ['no resources key', 'ccm:\n  fail_on_error: true\n', 'm.yaml:1:1'],
+    ['no ccm key', 'data:\n  a: 1\n', 'm.yaml:1:1'],
+  ])('refuses a manifest without resources, as CCM does (%s)', (_, text, at) => {
+    expect(errors(text)).toEqual([`error: ${at}: manifest must contain resources\n  hint: list at least one resource under ccm.resources`])
+  })
+
+  it('takes a manifest whose only resources control leaves out, or whose only group is empty, as CCM does', () => {
+    expect(ok('ccm:\n  resources:\n    - file:\n        - /x:\n            ensure: absent\n            control:\n              if: "false"\n').resources.map((r) => r._tag)).toEqual(['skipped'])
+    expect(ok('ccm:\n  resources:\n    - file: []\n').resources).toEqual([])
   })
 
   it('refuses duplicates, naming the first declaration', () => {
@@ -145,17 +159,20 @@ describe('the CCM compatibility corpus', () => {
     const tree = Yaml.parse('hiera-annotated.yaml', text)
     if (E.isLeft(tree)) throw new Error('parse')
     const decoded = Manifest.decode('hiera-annotated.yaml', tree.right, { facts: { env: 'prod', role: 'web', hostname: 'web1' } })
-    expect(decoded.problems).toEqual([])
+    // A hiera document is data, not a manifest: as CCM, a manifest without resources is refused, and that is its only problem.
+    expect(decoded.problems.map((d) => d.message)).toEqual(['manifest must contain resources'])
     expect(decoded.manifest.data).toEqual({ log_level: 'WARN', packages: ['ca-certificates', 'nginx'], web: { listen_port: 443, tls: true } })
     expect(decoded.manifest.resources).toEqual([])
     // with no matching facts, the base data stands
     const bare = Manifest.decode('hiera-annotated.yaml', tree.right, { facts: {} })
     expect(bare.manifest.data).toEqual({ log_level: 'INFO', packages: ['ca-certificates'], web: { listen_port: 80, tls: false } })
-    expect(E.isRight(fromCompat('hiera-annotated.yaml'))).toBe(true)
+    const compiled = fromCompat('hiera-annotated.yaml')
+    expect(E.isLeft(compiled) && compiled.left.map((d) => d.message)).toEqual(['manifest must contain resources'])
   })
 
-  it('hiera-data-annotations.yaml compiles, its validators pass, and a value that breaks one is refused at its position', () => {
-    expect(E.isRight(fromCompat('hiera-data-annotations.yaml'))).toBe(true)
+  it('hiera-data-annotations.yaml: its validators pass (its only problem is that it has no resources), and a value that breaks one is refused at its position', () => {
+    const compiled = fromCompat('hiera-data-annotations.yaml')
+    expect(E.isLeft(compiled) && compiled.left.map((d) => d.message)).toEqual(['manifest must contain resources'])
     const text = readFileSync(join(compat, 'hiera-data-annotations.yaml'), 'utf8').replace('listen_address: 10.0.0.1', 'listen_address: 10.0.0.300')
     const r = compile('h.yaml', text, '/srv')
     expect(E.isLeft(r) && r.left.map(Diagnostic.render).join('\n')).toMatch(/^error: h\.yaml:12:\d+: .*listen_address/m)

@@ -58,7 +58,7 @@ describe('recovery from a damaged journal', () => {
     const s = sandbox()
     fs.mkdirSync(s.at('/var/lib/plait'), { recursive: true })
     fs.writeFileSync(s.at('/var/lib/plait/journal'), 'garbage\n' + lines(run))
-    const m = s.manifest('ccm:\n  resources: []\n')
+    const m = s.manifest('ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
     const r = await plait(['apply', m, '--root', s.root])
     expect(r.code, show(r)).toBe(1)
     expect(r.stderr).toContain('is damaged at line 1')
@@ -126,7 +126,7 @@ describe('the state directory', () => {
   it('that cannot be created is a clear error', async () => {
     const s = sandbox()
     fs.writeFileSync(s.at('/srv'), 'a file where a directory must be\n')
-    const r = await plait(['apply', s.manifest('ccm:\n  resources: []\n'), '--root', s.root, '--state-dir', '/srv/state'])
+    const r = await plait(['apply', s.manifest('ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n'), '--root', s.root, '--state-dir', '/srv/state'])
     expect(r.code, show(r)).toBe(1)
     expect(r.stderr).toMatch(/\/srv/)
     expect(r.stderr).not.toMatch(stackFrame)

@@ -39,7 +39,7 @@ export const workOut = (d: NonNullable<ExecResourcePlan['deferred']>, texts: Rea
     if (v !== undefined && (!PosixPath.isCleanAbsolute(v) || v.includes('\0'))) problems.push(`${k} must be an absolute, clean path without NUL bytes: "${v}"`)
   }
   for (const [k, v] of [['onlyif', onlyif], ['unless', unless]] as const) {
-    const w = v === undefined ? undefined : ExecSpec.commandProblem(base.provider, v)
+    const w = v === undefined ? undefined : ExecSpec.guardProblem(base.provider, v)
     if (w !== undefined) problems.push(`${k} guard cannot be run: ${w}`)
   }
   if (t.environment !== undefined)

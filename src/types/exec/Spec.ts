@@ -48,21 +48,24 @@ export interface ExecSpec {
 }
 
 /** Properties the exec type accepts (`refresh_only` and `refreshonly` are the same). */
-export const keys = ['command', 'cwd', 'environment', 'path', 'returns', 'timeout', 'creates', 'onlyif', 'unless', 'refreshonly', 'refresh_only', 'logoutput', 'provider'] as const
+export const keys = ['command', 'ensure', 'cwd', 'environment', 'path', 'returns', 'timeout', 'creates', 'onlyif', 'unless', 'refreshonly', 'refresh_only', 'logoutput', 'provider'] as const
 
 /** The timeout of a command that sets none (Puppet's exec default; CCM sets none). */
 export const defaultTimeoutMs = 300_000
 
 // decoding
 
-const units: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+const day = 86_400_000
+const units: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: day, D: day, w: 7 * day, W: 7 * day, M: 30 * day, y: 365 * day, Y: 365 * day }
 
 /**
- * A Go duration (`30s`, `5m`, `1h30m`, `1.5s`, `250ms`), in milliseconds (fractions kept: `1ns` is
- * 0.000001); undefined when it is not one, not positive, or longer than Go allows (about 292 years).
+ * A duration as CCM's parser (fisk.ParseDuration) reads it, in milliseconds: Go's units (`30s`,
+ * `5m`, `1h30m`, `1.5s`, `250ms`) and days (`d`, `D`), weeks (`w`, `W`, 7 days), months (`M`, 30
+ * days) and years (`y`, `Y`, 365 days), as in `1d`, `1w2d`, `1.5w`; fractions are kept (`1ns` is
+ * 0.000001). Undefined when it is not one, not positive, or longer than Go allows (about 292 years).
  */
 export const parseDuration = (text: string): number | undefined => {
-  const segment = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y
+  const segment = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h|d|D|w|W|M|y|Y)/y
   let at = 0
   let total = 0
   if (text === '') return undefined
@@ -79,13 +82,23 @@ export const parseDuration = (text: string): number | undefined => {
 /** The longest duration Go's time.ParseDuration accepts (2^63-1 ns), in milliseconds. */
 export const maxDurationMs = 9_223_372_036_854 + 0.775807
 
-/** Why a command line cannot be used by the provider, if it cannot. */
+/**
+ * Why a command line cannot be used by the provider, if it cannot. Both providers check its quoting
+ * as CCM does (go-shellquote: balanced quotes, no trailing backslash), the shell provider too,
+ * although it hands the line to /bin/sh whole; an empty line is the provider's CCM message.
+ */
 export const commandProblem = (provider: Provider, line: string): string | undefined => {
-  if (line.trim() === '') return 'no command specified'
+  const empty = provider === 'shell' ? 'no command to execute' : 'no command specified'
+  if (line.trim() === '') return empty
   if (line.includes('\0')) return 'the command contains a NUL byte'
-  if (provider === 'shell') return undefined
   const words = ShellWords.split(line)
-  return E.isLeft(words) ? words.left : words.right.length === 0 ? 'no command specified' : undefined
+  return E.isLeft(words) ? words.left : words.right.length === 0 ? empty : undefined
+}
+
+/** Why a guard (`onlyif`, `unless`) cannot be used by the provider, if it cannot: CCM's guard messages. */
+export const guardProblem = (provider: Provider, line: string): string | undefined => {
+  const why = commandProblem(provider, line)
+  return why === 'no command specified' || why === 'no command to execute' ? 'empty guard command' : why
 }
 
 /** Decodes and validates an exec resource. */
@@ -144,6 +157,13 @@ export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?:
           provider = v
           providerAt = e.value.at
         } else if (v !== undefined) fail('Validation', `unknown exec provider "${v}"`, e.value.at, 'exec providers: posix (the default), shell')
+        break
+      }
+      case 'ensure': {
+        // CCM's schema takes present (the default) and absent, and its exec type never reads the
+        // value (an exec's state is always "present"): either way the command is planned alike.
+        const v = str(e)
+        if (v !== undefined && v !== 'present' && v !== 'absent') fail('Validation', `ensure must be one of present, absent; got "${v}"`, e.value.at, 'an exec ignores ensure, as CCM does: leave it out')
         break
       }
       case 'command': {
@@ -240,8 +260,8 @@ export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?:
   if (problem !== undefined) fail('Validation', `${command === undefined ? 'the name, used as the command,' : 'command'} cannot be run: ${problem}`, command?.at ?? raw.nameAt)
   for (const k of ['onlyif', 'unless'] as const) {
     const g = guards[k]
-    const why = g === undefined ? undefined : commandProblem(provider, g.value)
-    if (g !== undefined && why !== undefined) fail('Validation', `${k} guard cannot be run: ${why === 'no command specified' ? 'empty guard command' : why}`, g.at)
+    const why = g === undefined ? undefined : guardProblem(provider, g.value)
+    if (g !== undefined && why !== undefined) fail('Validation', `${k} guard cannot be run: ${why}`, g.at)
   }
   if (problems.length > 0) return E.left(problems)
   void providerAt

@@ -177,7 +177,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string, deferral
   if (ensure !== 'present' && content._tag !== 'Unmanaged') {
     fail('Validation', `${content._tag === 'Inline' ? 'content' : 'source'} cannot be used with ensure: ${ensure}`, contentAt ?? ensureAt)
   }
-  if (force && ensure !== 'absent') fail('Validation', 'force is only valid with ensure: absent', forceAt ?? ensureAt)
+  if (force && ensure === 'directory') fail('Validation', 'force is only valid with ensure: absent (remove a non-empty directory) or present (replace one with the file)', forceAt ?? ensureAt)
   if (problems.length > 0) return E.left(problems)
   const spec: FileSpec = {
     _tag: 'file',

@@ -68,8 +68,9 @@ export const empty: Bytes = { data: new Uint8Array(0), sha256: Digest.sha256('')
 
 /**
  * Plans one file resource. `bytes` is required when the spec manages content (`Inline` or `Source`).
- * Fails (a diagnostic naming the resource) when a user or group is unknown, or when the path holds
- * something plait will not replace (a directory where a file is wanted, and so on).
+ * Fails (a diagnostic naming the resource) when a user or group is unknown, when a non-empty
+ * directory stands where a file is wanted without `force`, or when a symlink is in the way of a
+ * file with no content. Anything else in the way is removed first (CCM's decision table).
  */
 export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatus, accounts: Accounts): E.Either<Diagnostic.Diagnostic, FilePlan> => {
   const fail = (message: string, hint?: string): E.Either<Diagnostic.Diagnostic, never> =>
@@ -114,25 +115,30 @@ export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatu
           steps.push({ _tag: 'file.attrs', path, owner: owner!, group: group!, mode: modeText, reason: changes.join(', '), noop: 'Would have updated directory attributes' })
         }
       } else {
-        return fail(`${path} is a ${kindName(status)}; a directory cannot replace it`, 'remove it first with ensure: absent')
+        // CCM's table: a directory replaces what is there. The removal is backed up (a special file's cannot be).
+        steps.push(inTheWay(path, status, 'the directory'))
+        steps.push({ _tag: 'file.mkdir', path, owner: owner!, group: group!, mode: modeText, reason: `a ${kindName(status)} was in the way`, noop: 'Would have created directory' })
       }
       break
     }
     case 'present': {
-      if (status._tag === 'Directory') {
-        return fail(`${path} is a directory; a file cannot replace it`, 'remove it first with ensure: absent and force: true')
+      if (status._tag === 'Directory' && !status.empty && !spec.force) {
+        return fail(`${path} is a non-empty directory; a file replaces it only with force: true`, 'set force: true to replace it and its contents with the file')
       }
-      if (status._tag === 'Other') return fail(`${path} is a special file; a file cannot replace it`, 'remove it first with ensure: absent')
       if (status._tag === 'Symlink' && bytes === undefined) {
         return fail(`${path} is a symlink to ${status.target}; plait does not follow symlinks`, 'give content or source to replace the link with a file, or remove it first')
       }
       const write = (data: Bytes, reason: string, old?: Uint8Array): Step => {
         const content = toContent(data)
-        const diff = unifiedDiff(path, old, content, status._tag === 'Absent')
+        const diff = unifiedDiff(path, old, content, status._tag === 'Absent' || status._tag === 'Directory' || status._tag === 'Other')
         return { _tag: 'file.write', path, content, owner: owner!, group: group!, mode: modeText, reason, noop: existed ? 'Would have updated the file' : 'Would have created the file', ...(diff !== undefined ? { diff } : {}) }
       }
       if (status._tag === 'Absent') {
         steps.push(write(bytes ?? empty, bytes === undefined ? 'file does not exist (created empty: no content or source)' : 'file does not exist'))
+      } else if (status._tag === 'Directory' || status._tag === 'Other') {
+        // CCM's table: the file replaces what is there (a non-empty directory only with force).
+        steps.push(inTheWay(path, status, 'the file'))
+        steps.push(write(bytes ?? empty, `a ${kindName(status)} was in the way${bytes === undefined ? ' (created empty: no content or source)' : ''}`))
       } else if (status._tag === 'Symlink') {
         steps.push(write(bytes!, `a symlink to ${status.target} is in the way; it is replaced by the file`))
       } else if (bytes !== undefined && bytes.sha256 !== status.sha256) {
@@ -172,6 +178,14 @@ const attrChanges = (s: { uid: number; gid: number; mode: number }, owner: Princ
   if (s.gid !== group.id) out.push(`group ${nameOf(accounts.groupNames, s.gid)} → ${group.name}`)
   if (s.mode !== mode) out.push(`mode ${Mode.format(s.mode)} → ${Mode.format(mode)}`)
   return out
+}
+
+/** The removal of what stands where a file or directory must go, before it is made: backed up, so rollback puts it back. */
+const inTheWay = (path: string, status: FileStatus, what: string): Step => {
+  const kind = status._tag === 'Directory' ? 'directory' : status._tag === 'File' ? 'file' : status._tag === 'Symlink' ? 'symlink' : 'other'
+  const recursive = status._tag === 'Directory' && !status.empty
+  const undo = kind === 'other' ? ' (its removal cannot be undone)' : ''
+  return { _tag: 'file.remove', path, kind, recursive, reason: `a ${kindName(status)}${recursive ? ' with contents (force)' : ''} is in the way of ${what}; it is removed first${undo}`, noop: 'Would have removed the file' }
 }
 
 const kindName = (s: FileStatus): string =>

@@ -93,7 +93,39 @@ describe('exec validation table', () => {
   })
   it('takes the name as the command, and checks it like one', () => {
     expect(errors('logoutput: true', '"echo \'x"')).toMatch(/the name, used as the command, cannot be run: Unterminated single-quoted string/)
-    expect(errors('provider: shell\nlogoutput: true', '"echo \'x"')).toBe('')
+    expect(errors('provider: shell\nlogoutput: true', '"echo \'x"')).toMatch(/the name, used as the command, cannot be run: Unterminated single-quoted string/)
+  })
+  it.each([
+    ['command: "echo \'open | cat"', /command cannot be run: Unterminated single-quoted string/],
+    ['command: \'echo "open\'', /command cannot be run: Unterminated double-quoted string/],
+    ['command: "echo x \\\\"', /command cannot be run: Unterminated backslash-escape/],
+    ['command: "  "', /command cannot be run: no command to execute/],
+    ['unless: "grep \'x /etc/y"', /unless guard cannot be run: Unterminated single-quoted string/],
+    ['onlyif: " "', /onlyif guard cannot be run: empty guard command/],
+  ])('checks the quoting of a shell command as CCM does: %s', (props, message) => {
+    expect(errors(`provider: shell\n${props}`)).toMatch(message)
+  })
+  it('takes a shell command whose quotes balance, with the shell syntax the posix provider refuses', () => {
+    expect(errors('provider: shell\ncommand: "cat /tmp/in | grep -v \'^#\' > /tmp/out && echo \\"done\\""')).toBe('')
+  })
+  it('takes ensure present or absent, as CCM\'s schema does, and plans the command alike either way (CCM\'s exec never reads it)', () => {
+    const catalog = (props: string) => {
+      const r = compile('m.yaml', `ccm:\n  resources:\n    - exec:\n        - /bin/true:\n${props.replace(/^/gm, '            ')}\n`, '/srv')
+      if (E.isLeft(r)) throw new Error(r.left.map(Diagnostic.render).join('\n'))
+      return r.right.resources
+    }
+    const plain = catalog('creates: /x')
+    expect(catalog('ensure: present\ncreates: /x')).toEqual(plain)
+    expect(catalog('ensure: absent\ncreates: /x')).toEqual(plain)
+  })
+  it.each([
+    ['ensure: running', /ensure must be one of present, absent; got "running"/],
+    ['ensure: [present]', /ensure: expected a string, found a list/],
+  ])('refuses %s', (props, message) => {
+    expect(errors(props)).toMatch(message)
+  })
+  it('says "no command specified" for an empty posix command', () => {
+    expect(errors('command: "  "')).toMatch(/command cannot be run: no command specified/)
   })
   it('parses Go durations', () => {
     expect(Spec.parseDuration('1h30m')).toBe(5_400_000)

@@ -77,8 +77,41 @@ describe('file plan: the decision table', () => {
     const p = plan(spec({ ensure: 'directory', content: { _tag: 'Unmanaged' }, mode: 0o755, owner: 'app' }), { _tag: 'Directory', uid: 0, gid: 0, mode: 0o700, empty: true })
     expect(p.steps).toMatchObject([{ _tag: 'file.attrs', reason: 'owner root → app, mode 0700 → 0755' }])
   })
-  it('directory + file: an error, never a silent replacement', () => {
-    expect(errorOf(spec({ ensure: 'directory', content: { _tag: 'Unmanaged' } }), file('x'))).toMatch(/a directory cannot replace it/)
+  it.each([
+    ['file', file('x'), false],
+    ['symlink', { _tag: 'Symlink', uid: 0, gid: 0, target: '/etc/passwd' } as FileStatus, false],
+    ['other', { _tag: 'Other', uid: 0, gid: 0, mode: 0o644 } as FileStatus, true],
+  ])('directory + %s: CCM\'s table replaces it: remove it (backed up), then create the directory', (kind, status, irreversible) => {
+    const p = plan(spec({ ensure: 'directory', content: { _tag: 'Unmanaged' }, mode: 0o755 }), status)
+    expect(p.action).toBe('update')
+    expect(p.steps).toMatchObject([
+      { _tag: 'file.remove', path: '/etc/x', kind, recursive: false, noop: 'Would have removed the file' },
+      { _tag: 'file.mkdir', path: '/etc/x', mode: '0755', noop: 'Would have created directory' },
+    ])
+    expect(p.steps[0]!.reason).toMatch(/is in the way of the directory; it is removed first/)
+    expect(p.steps[0]!.reason.includes('cannot be undone')).toBe(irreversible)
+  })
+  it('present + empty directory: remove it, then write the file', () => {
+    const p = plan(spec(), { _tag: 'Directory', uid: 0, gid: 0, mode: 0o755, empty: true })
+    expect(p.action).toBe('update')
+    expect(p.steps).toMatchObject([
+      { _tag: 'file.remove', kind: 'directory', recursive: false },
+      { _tag: 'file.write', content: { data: 'new\n' }, reason: 'a directory was in the way' },
+    ])
+    expect((p.steps[1] as { diff: string }).diff).toContain('+new')
+  })
+  it('present + non-empty directory: an error without force, replaced with its contents with force', () => {
+    const dir: FileStatus = { _tag: 'Directory', uid: 0, gid: 0, mode: 0o755, empty: false }
+    expect(errorOf(spec(), dir, bytes('new\n'))).toBe('/etc/x is a non-empty directory; a file replaces it only with force: true')
+    const p = plan(spec({ force: true }), dir)
+    expect(p.steps).toMatchObject([{ _tag: 'file.remove', kind: 'directory', recursive: true }, { _tag: 'file.write' }])
+    expect(p.steps[0]!.reason).toBe('a directory with contents (force) is in the way of the file; it is removed first')
+    expect(p.desired.force).toBe(true)
+  })
+  it('present + special file: removed first (which cannot be undone), then the file written', () => {
+    const p = plan(spec({ content: { _tag: 'Unmanaged' } }), { _tag: 'Other', uid: 0, gid: 0, mode: 0o644 })
+    expect(p.steps).toMatchObject([{ _tag: 'file.remove', kind: 'other' }, { _tag: 'file.write', content: { size: 0 } }])
+    expect(p.steps[0]!.reason).toMatch(/cannot be undone/)
   })
   it('present + absent: write, with a diff from /dev/null', () => {
     const p = plan(spec(), { _tag: 'Absent' })
