@@ -16,6 +16,7 @@ const pure = [
   'src/interpreters/holo/protocol/**/*.ts',
   'src/facts/**/*.ts',
   'src/review/**/*.ts',
+  'src/generations/**/*.ts',
   'src/cli/render.ts',
   'src/cli/Colour.ts',
   'src/cli/Progress.ts',

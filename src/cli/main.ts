@@ -15,6 +15,7 @@ import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as CheckCommand from './check.js'
 import * as HoloCommand from './holo.js'
+import * as HistoryCommand from './history.js'
 import * as DiffCommand from './diff.js'
 import * as Colour from './Colour.js'
 import * as Github from './Github.js'
@@ -360,6 +361,7 @@ CompileCommands.register(program)
 FactsCommand.register(program)
 CheckCommand.register(program)
 HoloCommand.register(program)
+HistoryCommand.register(program)
 DiffCommand.register(program)
 
 const main = async (): Promise<number> => {

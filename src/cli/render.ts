@@ -65,6 +65,7 @@ export const report = (r: Report.Report): string => {
   const parts = [`${c.changed} ${r.noop ? 'would change' : 'changed'}`, `${c.stable} stable`, `${c.failed} failed`, `${c.skipped} skipped`]
   if (c['rolled back'] > 0) parts.push(`${c['rolled back']} rolled back`)
   lines.push('', `${r.noop ? 'Apply (noop)' : 'Apply'}: ${parts.join(', ')}.`)
+  if (r.generation !== undefined) lines.push('number' in r.generation ? `Recorded generation ${r.generation.number} (plait history; plait rollback --to ${r.generation.number - 1} undoes it).` : `warning: ${f(r.generation.problem)}`)
   return lines.join('\n') + '\n'
 }
 

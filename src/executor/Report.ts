@@ -19,6 +19,8 @@ export interface Report {
   readonly rolledBack: ReadonlyArray<string>
   /** Steps that ran and cannot be undone (none for files and directories). */
   readonly irreversible: ReadonlyArray<string>
+  /** The generation this run recorded (docs/generations.md), or why it could not; absent when it changed nothing. */
+  readonly generation?: { readonly number: number } | { readonly problem: string }
 }
 
 /** True when any resource failed. */

@@ -6,6 +6,7 @@ import * as Plan from '../core/Plan.js'
 import * as PosixPath from '../core/PosixPath.js'
 import type { Accounts } from '../core/Probe.js'
 import * as Families from '../interpreters/families.js'
+import * as Generations from './generations.js'
 import * as Undo from '../interpreters/files/undo.js'
 import type { Machine } from '../interpreters/Machine.js'
 import type * as Session from '../interpreters/libral/Session.js'
@@ -49,6 +50,8 @@ export interface Options {
   readonly services?: ServiceManager
   /** The package manager of package steps and queries (default: apt below the machine's root; tests give the memory one). */
   readonly packages?: PackageManager
+  /** How the generation of a run that changes something is recorded (docs/generations.md). */
+  readonly generations?: Generations.Settings
 }
 
 /** The default state directory. */
@@ -360,8 +363,11 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
   }
   // A run that changed nothing never wrote its journal, and has nothing to commit.
   if (journal.written()) await journal.sync({ _tag: 'commit' })
+  // After the commit, before the backups go: the generation keeps the before-images they hold.
+  const changed = outcomes.flatMap((o) => (o.outcome === 'changed' ? [o.id] : []))
+  const generation = await Generations.record(machine, options.stateDir, options.generations ?? {}, { plan, applied, changed, irreversible })
   await Recover.clear(machine, options.stateDir)
-  return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible }
+  return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible, ...Generations.reported(generation) }
 }
 
 /** Undoes steps, newest first; `broken` when an undo failed (not merely irreversible): recovery must retry. */

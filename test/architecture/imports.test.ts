@@ -67,6 +67,7 @@ describe('the import graph of src/', () => {
       /^types\//,
       /^facts\//,
       /^review\//,
+      /^generations\//,
       /^interpreters\/[^/]+\/(protocol|type)\//,
       /^interpreters\/steps\.ts$/,
       /^cli\/(render|Colour|Progress|Review|Markdown|Github|PlanDiff)\.ts$/,

@@ -1,0 +1,132 @@
+// history: `plait history` lists the generations applies recorded (and prunes old ones);
+// `plait rollback --to N` makes an ordinary plan that puts the files back as they were right after
+// generation N, for review, `plait show` and `plait apply` like any other (docs/generations.md).
+import { rename, stat, unlink, writeFile } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+import { Command, CommanderError, Option } from 'commander'
+import * as E from 'fp-ts/lib/Either.js'
+import * as Diagnostic from '../core/Diagnostic.js'
+import * as Fault from '../core/Fault.js'
+import * as PosixPath from '../core/PosixPath.js'
+import * as Terminal from '../core/Terminal.js'
+import type * as Generations from '../executor/generations.js'
+import type { Machine } from '../interpreters/Machine.js'
+import * as Options from './options.js'
+import * as Render from './render.js'
+import * as Streams from './streams.js'
+
+/** The CommanderError code of these commands' failures (main turns it into exit 1). */
+export const exitCode = 'plait.history'
+
+interface Flags {
+  readonly root?: string
+  readonly stateDir?: string
+  readonly json?: boolean
+}
+
+const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
+  Streams.err(Render.diagnostics(ds))
+  throw new CommanderError(1, exitCode, 'failed')
+}
+
+const failWith = (message: string, hint?: string): never => fail([Diagnostic.make('Validation', message, hint !== undefined ? { hint } : {})])
+
+/** The machine and the state directory a command line names (as `plait apply` resolves them). */
+const placeOf = async (o: Flags): Promise<{ machine: Machine; stateDir: string }> => {
+  const root = await Options.resolveRoot(o.root)
+  if (E.isLeft(root)) return fail([root.left])
+  const stateDir = o.stateDir ?? process.env['PLAIT_STATE_DIR'] ?? '/var/lib/plait'
+  if (!PosixPath.isCleanAbsolute(stateDir) || stateDir === '/') failWith(`--state-dir ${stateDir}: expected a clean absolute machine path`)
+  const Posix = await import('../interpreters/posix/posix.js')
+  return { machine: Posix.make(root.right === '/' ? {} : { root: root.right }), stateDir }
+}
+
+/** The executor's generations module, loaded when a command of this module runs (not at start-up). */
+const generations = () => import('../executor/generations.js')
+
+/** The generations kept, and the problems of those that cannot be read (the caller prints them). */
+const listed = async (machine: Machine, stateDir: string): Promise<Generations.Listing> => {
+  const l = await (await generations()).list(machine, stateDir)
+  if (E.isLeft(l)) return fail([Diagnostic.make('Io', `cannot list the generations in ${stateDir}/generations: ${Fault.render(l.left)}`)])
+  return l.right
+}
+
+/** A whole number from `min`, or the error of a bad one. */
+const wholeNumber = (flag: string, v: string, min: number): number => {
+  const n = /^[0-9]{1,15}$/.test(v) ? Number(v) : NaN
+  return Number.isSafeInteger(n) && n >= min ? n : failWith(`${flag} ${v}: expected a whole number from ${min}`)
+}
+
+/** Writes a host file atomically (temp file and rename, mode 0600: a plan holds file contents). */
+const writeAtomic = async (path: string, text: string): Promise<void> => {
+  if ((await stat(path).catch(() => undefined))?.isDirectory() === true) failWith(`cannot write ${path}: it is a directory`)
+  const tmp = nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${process.pid}.tmp`)
+  try {
+    await writeFile(tmp, text, { mode: 0o600, flag: 'wx' })
+    await rename(tmp, path)
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined)
+    fail([Diagnostic.make('Io', `cannot write ${path}: ${(e as Error).message}`)])
+  }
+}
+
+const rootOption = (): Option => Options.root('the root the generations were recorded under (the state directory is inside it)')
+const stateOption = (): Option => new Option('--state-dir <dir>', 'state directory holding the generations, a machine path (default /var/lib/plait, or $PLAIT_STATE_DIR)')
+
+/** Adds `plait history` and `plait rollback` to a program. */
+export const register = (program: Command): void => {
+  program
+    .command('history')
+    .description('list the generations: what each apply that changed something changed, and what cannot be restored')
+    .addOption(rootOption())
+    .addOption(stateOption())
+    .option('--json', 'print the generations as JSON')
+    .option('--prune <keep>', 'remove every generation but the newest KEEP (their before-images go with them)')
+    .action(async (o: Flags & { prune?: string }) => {
+      const { machine, stateDir } = await placeOf(o)
+      if (o.prune !== undefined) {
+        const keep = wholeNumber('--prune', o.prune, 0)
+        const gone = await (await generations()).prune(machine, stateDir, keep)
+        if (E.isLeft(gone)) return fail([gone.left])
+        Streams.err(gone.right.length === 0 ? 'Nothing to prune.\n' : `Pruned generation${gone.right.length === 1 ? '' : 's'} ${gone.right.join(', ')}.\n`)
+      }
+      const { records, problems } = await listed(machine, stateDir)
+      const History = await import('../generations/History.js')
+      if (o.json === true) {
+        Streams.out(Streams.json({ generations: records.map(History.line), problems }))
+        return
+      }
+      Streams.out(History.render(records, problems))
+    })
+
+  program
+    .command('rollback')
+    .description('make a plan that puts the files back as they were right after generation N (review, save and apply it like any plan)')
+    .requiredOption('--to <n>', 'the generation to go back to (0: before the first one)')
+    .option('--out <file>', 'save the plan to this file for review and a later `plait apply`')
+    .option('--json', 'print the plan as JSON (the plan file format)')
+    .option('-v, --verbose', 'also list unchanged resources')
+    .addOption(rootOption())
+    .addOption(stateOption())
+    .action(async (o: Flags & { to: string; out?: string; verbose?: boolean }) => {
+      const to = wholeNumber('--to', o.to, 0)
+      const { machine, stateDir } = await placeOf(o)
+      const { records, problems } = await listed(machine, stateDir)
+      if (problems.length > 0) Streams.err(problems.map((p) => `warning: ${Terminal.field(p)}\n`).join(''))
+      const Installation = await import('../interpreters/installation.js')
+      const plan = await (await generations()).rollback(machine, stateDir, records, to, Installation.version(import.meta.url))
+      if (E.isLeft(plan)) return fail(plan.left)
+      const PlanFile = await import('../planfile/PlanFile.js')
+      const text = PlanFile.serialize(plan.right)
+      if (o.out !== undefined) await writeAtomic(o.out, text)
+      if (o.json === true) {
+        Streams.out(Terminal.json(text))
+        if (plan.right.preMessage !== undefined) Streams.err(`${Terminal.text(plan.right.preMessage)}\n`)
+        return
+      }
+      const Colour = await import('./Colour.js')
+      Streams.out(Render.plan(plan.right, { verbose: o.verbose === true }), Colour.plan)
+      if (plan.right.preMessage !== undefined) Streams.out(`\n${Terminal.text(plan.right.preMessage)}\n`)
+      if (o.out !== undefined) Streams.out(`\nSaved the plan to ${Terminal.field(o.out)}. Apply it with: plait apply ${Terminal.field(o.out)}${o.root !== undefined ? ` --root ${Terminal.field(o.root)}` : ''}\n`)
+    })
+}
