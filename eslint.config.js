@@ -24,6 +24,7 @@ const pure = [
   'src/cli/Markdown.ts',
   'src/cli/Github.ts',
   'src/cli/PlanDiff.ts',
+  'src/policy/**/*.ts',
   'src/executor/Journal.ts',
   'src/executor/Report.ts',
   'src/interpreters/posix/accounts.ts',

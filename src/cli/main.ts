@@ -16,6 +16,7 @@ import * as PlanFile from '../planfile/PlanFile.js'
 import * as CheckCommand from './check.js'
 import * as HoloCommand from './holo.js'
 import * as HistoryCommand from './history.js'
+import * as PolicyCommand from './policy.js'
 import * as DiffCommand from './diff.js'
 import * as Colour from './Colour.js'
 import * as Github from './Github.js'
@@ -316,7 +317,10 @@ program
   .option('--noop', 'run every check of apply and change nothing')
   .option('--json', 'print the report as JSON')
   .option('--expect <hash>', 'apply the saved plan only if its hash is this one (sha256:…, the hash a reviewer approved); refused before anything is touched')
-  .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string }) => {
+  .option('--policy <file>', 'check the plan against this policy file before the first change; refused when it fails (docs/policy.md)')
+  .option('--override <rule=reason>', 'with --policy: waive a soft rule, the reason recorded in the report (repeatable)', (v: string, p: string[] = []) => [...p, v])
+  .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string; policy?: string; override?: string[] }) => {
+    if (o.override !== undefined && o.policy === undefined) fail([Diagnostic.make('Validation', '--override applies with --policy only')])
     const approved = o.expect !== undefined ? await checkExpected(target, o.expect) : undefined
     const machine = await machineFor(o)
     const session = sessionOf(machine)
@@ -331,6 +335,7 @@ program
         fail([Diagnostic.make('Validation', '--project and --modulepath apply to a manifest; a saved plan holds the values its plugins gave and runs no plugin')])
       }
       const plan = approved ?? (await loadPlan(target))
+      if (o.policy !== undefined) await PolicyCommand.gate(plan, o.policy, o.override ?? [])
       report(await Apply.apply(machine, plan, options), o, postMessage)
       return
     }
@@ -339,6 +344,7 @@ program
     // plan saw the half-applied state: plan again. The executor is given the plan and never makes one.
     const providers = providersOf(o, session)
     const first = orFail(await planManifest(target, machine, version, factSource(o), warn, providers))
+    if (o.policy !== undefined) await PolicyCommand.gate(first, o.policy, o.override ?? [])
     const show = (plan: Plan.Plan): Plan.Plan => {
       if (o.json !== true) out(Render.plan(plan) + '\n', Colour.plan)
       if (plan.summary.failed !== undefined) err(Render.failures(plan))
@@ -351,6 +357,7 @@ program
     const executor = orFail(await Apply.open(machine, options))
     try {
       const plan = executor.recovered.length > 0 ? await planManifest(target, machine, version, factSource(o), warn, providers) : E.right(first)
+      if (o.policy !== undefined && E.isRight(plan) && plan.right !== first) await PolicyCommand.gate(plan.right, o.policy, o.override ?? [])
       report(E.isLeft(plan) ? plan : await executor.apply(show(plan.right)), o, postMessage)
     } finally {
       await executor.close()
@@ -362,6 +369,7 @@ FactsCommand.register(program)
 CheckCommand.register(program)
 HoloCommand.register(program)
 HistoryCommand.register(program)
+PolicyCommand.register(program)
 DiffCommand.register(program)
 
 const main = async (): Promise<number> => {

@@ -37,6 +37,13 @@ export type Node =
   | { readonly _tag: 'Method'; readonly object: Node; readonly name: string; readonly args: ReadonlyArray<Node>; readonly optional: boolean; readonly at: number }
   /** `cond ? then : otherwise`; `then` is absent for `cond ?: otherwise`. */
   | { readonly _tag: 'Conditional'; readonly cond: Node; readonly then?: Node; readonly otherwise: Node; readonly at: number }
+  /** Inside a predicate: `#` (name ""), the current element; `#index`, its index; `#acc`, reduce's accumulator. `.x` is `#.x`. */
+  | { readonly _tag: 'Pointer'; readonly name: PointerName; readonly at: number }
+  /** A predicate `{ body }`: only ever the second argument of a predicate built-in (see `predicates`). */
+  | { readonly _tag: 'Closure'; readonly body: Node; readonly at: number }
+
+/** The pointers a predicate's body may use: `#`, `#index`, `#acc` (reduce only). */
+export type PointerName = '' | 'index' | 'acc'
 
 export interface Entry {
   readonly key: Node
@@ -51,6 +58,25 @@ export interface Link {
 }
 
 export type Tag = Node['_tag']
+
+/** Built-ins that take a predicate as their second argument (`filter(list, {# > 1})`), with expr-lang's argument counts. */
+export const predicates: ReadonlyMap<string, { readonly min: number; readonly max: number }> = new Map([
+  ['all', { min: 2, max: 2 }],
+  ['none', { min: 2, max: 2 }],
+  ['any', { min: 2, max: 2 }],
+  ['one', { min: 2, max: 2 }],
+  ['filter', { min: 2, max: 2 }],
+  ['map', { min: 2, max: 2 }],
+  ['count', { min: 1, max: 2 }],
+  ['sum', { min: 1, max: 2 }],
+  ['find', { min: 2, max: 2 }],
+  ['findIndex', { min: 2, max: 2 }],
+  ['findLast', { min: 2, max: 2 }],
+  ['findLastIndex', { min: 2, max: 2 }],
+  ['groupBy', { min: 2, max: 2 }],
+  ['sortBy', { min: 2, max: 3 }],
+  ['reduce', { min: 2, max: 3 }],
+])
 
 /** Binary operators with their precedence and associativity (expr-lang's table). */
 export const binary: Readonly<Record<BinaryOp, { readonly precedence: number; readonly right: boolean }>> = {
@@ -111,7 +137,10 @@ export const children = (n: Node): ReadonlyArray<Node> => {
     case 'Float':
     case 'Str':
     case 'Ident':
+    case 'Pointer':
       return []
+    case 'Closure':
+      return [n.body]
     case 'Array':
       return n.items
     case 'Map':
@@ -145,7 +174,10 @@ export const withoutPositions = (n: Node): Node => {
     case 'Float':
     case 'Str':
     case 'Ident':
+    case 'Pointer':
       return { ...n, at: 0 }
+    case 'Closure':
+      return { ...n, body: s(n.body), at: 0 }
     case 'Array':
       return { ...n, items: n.items.map(s), at: 0 }
     case 'Map':

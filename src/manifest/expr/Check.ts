@@ -2,6 +2,7 @@
 // operators or built-ins applied to literal types that cannot take them, are errors even in a
 // branch that would never run (`false and 1 + "a"` fails, as in expr-lang).
 import * as E from 'fp-ts/lib/Either.js'
+import * as Ast from './Ast.js'
 import type { Node } from './Ast.js'
 import * as Builtins from './Builtins.js'
 import * as ExprError from './ExprError.js'
@@ -12,8 +13,8 @@ type Type = Builtins.Type
 
 // model
 
-/** Where an expression is evaluated: a manifest, or a hierarchy entry (facts and lookup only). */
-export type Mode = 'manifest' | 'hierarchy'
+/** Where an expression is evaluated: a manifest, a hierarchy entry (facts and lookup only), or a policy (only the names its caller adds: the plan). */
+export type Mode = 'manifest' | 'hierarchy' | 'policy'
 
 /** The variables of each mode, with their types. */
 export const variables: Readonly<Record<Mode, ReadonlyMap<string, Type>>> = {
@@ -23,6 +24,7 @@ export const variables: Readonly<Record<Mode, ReadonlyMap<string, Type>>> = {
     ['Environ', 'environ'],
   ]),
   hierarchy: new Map<string, Type>([['facts', 'map']]),
+  policy: new Map<string, Type>(),
 }
 
 /** The environment functions (CCM's, beside expr-lang's built-ins) of each mode, with result types. */
@@ -38,6 +40,7 @@ export const functions: Readonly<Record<Mode, ReadonlyMap<string, Type>>> = {
     ['lookup', 'any'],
     ['now', 'time'],
   ]),
+  policy: new Map<string, Type>(),
 }
 
 /** CCM functions plait does not provide, named so that the error says so. */
@@ -67,7 +70,7 @@ export interface Extra {
 /** Type-checks a tree for a mode; the result is the expression's static type. */
 export const check = (node: Node, mode: Mode, extra: Extra = {}): E.Either<ExprError.ExprError, Type> => {
   try {
-    return E.right(typeOf(node, mode, extra))
+    return E.right(typeOf(node, mode, extra, []))
   } catch (e) {
     if (e instanceof Stop) return E.left(e.error)
     throw e
@@ -132,9 +135,50 @@ const binaryType = (op: string, l: Type, r: Type): Type | undefined => {
   return undefined
 }
 
-const typeOf = (n: Node, mode: Mode, extra: Extra): Type => {
-  const t = (x: Node): Type => typeOf(x, mode, extra)
+/** What each predicate built-in gives, and whether its predicate must give a bool. */
+const predicateResults: ReadonlyMap<string, { readonly result: Type; readonly bool: boolean }> = new Map([
+  ['all', { result: 'bool', bool: true }],
+  ['none', { result: 'bool', bool: true }],
+  ['any', { result: 'bool', bool: true }],
+  ['one', { result: 'bool', bool: true }],
+  ['filter', { result: 'array', bool: true }],
+  ['map', { result: 'array', bool: false }],
+  ['count', { result: 'int', bool: true }],
+  ['sum', { result: 'any', bool: false }],
+  ['find', { result: 'any', bool: true }],
+  ['findIndex', { result: 'int', bool: true }],
+  ['findLast', { result: 'any', bool: true }],
+  ['findLastIndex', { result: 'int', bool: true }],
+  ['groupBy', { result: 'map', bool: false }],
+  ['sortBy', { result: 'array', bool: false }],
+  ['reduce', { result: 'any', bool: false }],
+])
+
+/** A call of a predicate built-in: its list, its predicate (checked inside the built-in's scope), its other arguments. */
+const predicateCall = (n: Extract<Node, { _tag: 'Call' }>, mode: Mode, extra: Extra, scopes: ReadonlyArray<string>): Type => {
+  const { min, max } = Ast.predicates.get(n.name)!
+  const count = n.args.length
+  if (count < min || count > max) fail(`invalid number of arguments for ${n.name} (expected ${min === max ? min : `${min} or ${max}`}, got ${count})`, n.at)
+  const spec = predicateResults.get(n.name)!
+  n.args.forEach((a, i) => {
+    if ((a._tag === 'Closure') !== (i === 1)) fail(i === 1 ? `the second argument of ${n.name} must be a predicate` : `a predicate is allowed only as the second argument of ${n.name}`, a.at)
+    const at = a._tag === 'Closure' ? typeOf(a.body, mode, extra, [...scopes, n.name]) : typeOf(a, mode, extra, scopes)
+    if (i === 0 && known(at) && at !== 'array') fail(`builtin ${n.name} takes only array (got ${go(at)})`, a.at)
+    if (i === 1 && spec.bool && known(at) && at !== 'bool') fail(`predicate should return boolean (got ${go(at)})`, a.at)
+    if (i === 2 && n.name === 'sortBy' && known(at) && at !== 'string') fail(`invalid argument for sortBy (type ${go(at)})`, a.at)
+  })
+  return spec.result
+}
+
+const typeOf = (n: Node, mode: Mode, extra: Extra, scopes: ReadonlyArray<string>): Type => {
+  const t = (x: Node): Type => typeOf(x, mode, extra, scopes)
   switch (n._tag) {
+    case 'Pointer':
+      if (scopes.length === 0) return fail('cannot use pointer accessor outside predicate', n.at)
+      if (n.name === 'acc' && scopes[scopes.length - 1] !== 'reduce') return fail('unknown pointer #acc (only reduce has an accumulator)', n.at)
+      return n.name === 'index' ? 'int' : 'any'
+    case 'Closure':
+      return fail('a predicate is allowed only as the second argument of a predicate built-in', n.at)
     case 'Nil':
       return 'nil'
     case 'Bool':
@@ -225,6 +269,7 @@ const typeOf = (n: Node, mode: Mode, extra: Extra): Type => {
       return fail(`invalid operation: cannot slice ${go(o)}`, n.at)
     }
     case 'Call': {
+      if (Ast.predicates.has(n.name)) return predicateCall(n, mode, extra, scopes)
       const args = n.args.map(t)
       const b = Builtins.builtins.get(n.name)
       if (b !== undefined) {

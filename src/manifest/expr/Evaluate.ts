@@ -3,12 +3,14 @@
 // are inputs (a time value and a readFile capability), so evaluation stays pure.
 import * as Budget from './Budget.js'
 import * as E from 'fp-ts/lib/Either.js'
+import * as Ast from './Ast.js'
 import type { Node } from './Ast.js'
 import * as Builtins from './Builtins.js'
 import * as Ccm from './Ccm.js'
 import * as Check from './Check.js'
 import * as ExprError from './ExprError.js'
 import * as Operators from './Operators.js'
+import * as Predicates from './Predicates.js'
 import * as TemplateSyntax from './TemplateSyntax.js'
 import * as Value from './Value.js'
 
@@ -91,6 +93,8 @@ class State implements Ccm.Recorder {
   depth = 0
   /** Nodes evaluated so far (see Budget.maxSteps). */
   steps = 0
+  /** The elements the enclosing predicates are at, innermost last (what `#`, `#index`, `#acc` read). */
+  readonly scopes: Array<{ readonly item: Value.Value; readonly index: number; readonly acc?: Value.Value }> = []
 
   constructor(readonly env: Env) {}
 
@@ -191,6 +195,7 @@ const variable = (name: string, state: State): R => {
   const { env } = state
   const own = env.extra?.variables?.get(name)
   if (own !== undefined) return { value: own }
+  if (env.mode === 'policy') return fail(`unknown name ${name}`, 0)
   if (env.mode === 'hierarchy') return name === 'facts' ? { value: env.facts, ref: { root: 'facts', path: [] } } : fail(`unknown name ${name}`, 0)
   switch (name) {
     case 'Facts':
@@ -278,6 +283,15 @@ const evaluateInner = (n: Node, state: State): R => {
       if (!(v instanceof Value.Time)) return fail(`type ${Value.goType(v)} has no method ${n.name}`, n.at)
       return { value: orFail(Builtins.timeMethod(v, n.name, n.args.length), n.at) }
     }
+    case 'Pointer': {
+      const scope = state.scopes[state.scopes.length - 1]
+      if (scope === undefined) return fail('cannot use pointer accessor outside predicate', n.at)
+      if (n.name === 'index') return { value: BigInt(scope.index) }
+      if (n.name === 'acc') return scope.acc === undefined ? fail('unknown pointer #acc (only reduce has an accumulator)', n.at) : { value: scope.acc }
+      return { value: scope.item }
+    }
+    case 'Closure':
+      return fail('a predicate is allowed only as the second argument of a predicate built-in', n.at)
     case 'Conditional': {
       const c = use(n.cond)
       if (typeof c !== 'boolean') return fail(`non-bool expression (type ${Value.goType(c)}) used as condition`, n.cond.at)
@@ -373,7 +387,30 @@ const member = (n: Extract<Node, { _tag: 'Member' }>, state: State): R => {
   return fail(`cannot fetch ${keyText(k)} from ${Value.goType(v)}`, n.at)
 }
 
+/** A predicate built-in: the list first, then the other arguments, then the predicate once per element (each a step). */
+const predicateCall = (n: Extract<Node, { _tag: 'Call' }>, state: State): Value.Value => {
+  const [listNode, closure, ...restNodes] = n.args
+  const list = state.use(evaluateNode(listNode!, state))
+  const rest = restNodes.map((a) => state.use(evaluateNode(a, state)))
+  const body = closure?._tag === 'Closure' ? closure.body : undefined
+  const test: Predicates.Test | undefined =
+    body === undefined
+      ? undefined
+      : (item, index, acc) => {
+          state.steps += 1
+          if (state.steps > Budget.maxSteps) return fail(`the expression takes more than ${Budget.maxSteps} steps`, body.at)
+          state.scopes.push(acc === undefined ? { item, index } : { item, index, acc })
+          try {
+            return state.use(evaluateNode(body, state))
+          } finally {
+            state.scopes.pop()
+          }
+        }
+  return orFail(Predicates.run(n.name, list, test, rest), n.at)
+}
+
 const call = (n: Extract<Node, { _tag: 'Call' }>, state: State): Value.Value => {
+  if (Ast.predicates.has(n.name)) return predicateCall(n, state)
   const args = n.args.map((a) => state.use(evaluateNode(a, state)))
   const b = Builtins.builtins.get(n.name)
   if (b !== undefined) {

@@ -1,25 +1,28 @@
 // Parser: tokens to a syntax tree, following expr-lang's grammar and precedence (current
 // expr-lang, the version CCM uses: `??`, `?.`, chained comparisons, `not in` / `not contains`).
 import * as E from 'fp-ts/lib/Either.js'
-import type * as Ast from './Ast.js'
+import * as Ast from './Ast.js'
 import { binary, children, isBinaryOp, isCompareOp, negatable, unary, type BinaryOp, type Node, type UnaryOp } from './Ast.js'
 import * as ExprError from './ExprError.js'
 import * as Lexer from './Lexer.js'
 
-/** Built-ins of expr-lang that take a predicate (`filter(list, # > 1)`); plait does not have them. */
-export const predicates: ReadonlySet<string> = new Set([
-  'all', 'none', 'any', 'one', 'filter', 'map', 'count', 'sum', 'find', 'findIndex', 'findLast', 'findLastIndex', 'groupBy', 'sortBy', 'reduce',
-])
+/** Built-ins of expr-lang that take a predicate as their second argument (`filter(list, {# > 1})`). */
+export const predicates: ReadonlySet<string> = new Set(Ast.predicates.keys())
 
 /** How deeply a tree may nest; deeper expressions are refused rather than exhausting the stack. */
 export const maxDepth = 256
 
 /** Parses an expression into a tree, or the first syntax error with its offset. */
-export const parse = (src: string): E.Either<ExprError.ExprError, Node> => {
+export const parse = (src: string): E.Either<ExprError.ExprError, Node> => parseAs(src, false)
+
+/** Parses the body of a predicate on its own (`.type == "package"`: `#` and `.x` allowed), for callers that supply the list. */
+export const parsePredicate = (src: string): E.Either<ExprError.ExprError, Node> => parseAs(src, true)
+
+const parseAs = (src: string, predicate: boolean): E.Either<ExprError.ExprError, Node> => {
   const tokens = Lexer.lex(src)
   if (E.isLeft(tokens)) return tokens
   try {
-    const node = new Parser(tokens.right).top()
+    const node = new Parser(tokens.right, predicate ? 1 : 0).top()
     const deep = tooDeep(node)
     return deep === undefined ? E.right(node) : E.left(ExprError.syntax(`expression nests too deeply (more than ${maxDepth} levels)`, deep.at))
   } catch (e) {
@@ -51,8 +54,11 @@ class Stop {
 class Parser {
   private pos = 0
   private depth = 0
-
-  constructor(private readonly tokens: ReadonlyArray<Lexer.Token>) {}
+  constructor(
+    private readonly tokens: ReadonlyArray<Lexer.Token>,
+    /** How many predicates enclose the current token (`#` and `.x` are allowed only inside one). */
+    private closures: number,
+  ) {}
 
   private get current(): Lexer.Token {
     return this.tokens[this.pos]!
@@ -181,7 +187,10 @@ class Parser {
       this.expect('Bracket', ')')
       return this.postfix(inner)
     }
-    if (Lexer.is(t, 'Operator', '#') || Lexer.is(t, 'Operator', '.')) this.fail('cannot use pointer accessor outside predicate')
+    if (Lexer.is(t, 'Operator', '#') || Lexer.is(t, 'Operator', '.')) {
+      if (this.closures === 0) this.fail('cannot use pointer accessor outside predicate')
+      return this.postfix(this.pointer())
+    }
     return this.secondary()
   }
 
@@ -231,13 +240,36 @@ class Parser {
     return int(lower, '', 'integer')
   }
 
+  /** `#`, `#index`, `#acc` (the name written right after `#`), or `.name` for `#.name`. */
+  private pointer(): Node {
+    const t = this.current
+    this.next()
+    if (t.value === '.') {
+      const name = this.current
+      const isName = name.kind === 'Identifier' || (name.kind === 'Operator' && /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name.value))
+      if (!isName) this.fail('expected name')
+      this.next()
+      const self: Node = { _tag: 'Pointer', name: '', at: t.offset }
+      return { _tag: 'Member', object: self, property: { _tag: 'Str', value: name.value, at: name.offset }, computed: false, optional: false, at: name.offset }
+    }
+    const after = this.current
+    if (after.kind === 'Identifier' && after.offset === t.end) {
+      if (after.value !== 'index' && after.value !== 'acc') this.fail(`unknown pointer #${after.value}`, after)
+      this.next()
+      return { _tag: 'Pointer', name: after.value, at: t.offset }
+    }
+    return { _tag: 'Pointer', name: '', at: t.offset }
+  }
+
   private call(name: Lexer.Token, leading: ReadonlyArray<Node>): Node {
-    if (predicates.has(name.value)) this.fail(`the built-in ${name.value} takes a predicate, which plait does not support`, name)
-    const args = [...leading, ...this.arguments()]
+    // A predicate built-in's second argument (the first written, after a pipe) is a predicate.
+    const closureAt = predicates.has(name.value) ? 1 - leading.length : -1
+    const args = [...leading, ...this.arguments(closureAt)]
     return { _tag: 'Call', name: name.value, args, at: name.offset }
   }
 
-  private arguments(): ReadonlyArray<Node> {
+  /** Call arguments; the one at `closureAt` (when not negative) is a predicate. */
+  private arguments(closureAt = -1): ReadonlyArray<Node> {
     this.expect('Bracket', '(')
     const args: Node[] = []
     while (!Lexer.is(this.current, 'Bracket', ')')) {
@@ -245,10 +277,25 @@ class Parser {
         this.expect('Operator', ',')
         if (Lexer.is(this.current, 'Bracket', ')')) break
       }
-      args.push(this.expression(0))
+      args.push(args.length === closureAt ? this.closure() : this.expression(0))
     }
     this.expect('Bracket', ')')
     return args
+  }
+
+  /** A predicate: `{ body }`, or a bare body (`filter(xs, # > 1)`), as expr-lang reads both. */
+  private closure(): Node {
+    const open = this.current
+    const braced = Lexer.is(open, 'Bracket', '{')
+    if (braced) this.next()
+    this.closures += 1
+    try {
+      const body = this.expression(0)
+      if (braced) this.expect('Bracket', '}')
+      return { _tag: 'Closure', body, at: open.offset }
+    } finally {
+      this.closures -= 1
+    }
   }
 
   private array(): Node {

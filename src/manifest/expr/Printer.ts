@@ -57,6 +57,10 @@ export const print = (n: Node): string => {
       const cond = n.cond._tag === 'Conditional' ? `(${print(n.cond)})` : print(n.cond)
       return n.then === undefined ? `${cond} ?: ${print(n.otherwise)}` : `${cond} ? ${print(n.then)} : ${print(n.otherwise)}`
     }
+    case 'Pointer':
+      return `#${n.name}`
+    case 'Closure':
+      return `{${print(n.body)}}`
   }
 }
 
@@ -87,6 +91,7 @@ const postfixable = (n: Node): string => {
     case 'Member':
     case 'Slice':
     case 'Method':
+    case 'Pointer':
       return print(n)
     default:
       return `(${print(n)})`

@@ -64,9 +64,31 @@ const { node } = fc.letrec<{ node: Ast.Node }>((tie) => {
       fc.tuple(sub, fc.option(sub, { nil: undefined }), sub).map(([cond, then, otherwise]): Ast.Node => ({
         _tag: 'Conditional', cond, ...(then ? { then } : {}), otherwise, at: 0,
       })),
+      // a predicate built-in: its body may use the pointers anywhere (here as its own term, a
+      // member of `#`, or an operand), and may hold further predicates
+      fc
+        .tuple(fc.constantFrom(...Ast.predicates.keys()), sub, fc.oneof(sub, pointerTerm(sub)), fc.option(sub, { nil: undefined }))
+        .map(([name, list, body, third]): Ast.Node => {
+          const { max } = Ast.predicates.get(name)!
+          const args = [list, { _tag: 'Closure' as const, body, at: 0 }, ...(third !== undefined && max === 3 ? [third] : [])]
+          return { _tag: 'Call', name, args, at: 0 }
+        }),
     ),
   }
 })
+
+/** A predicate body that uses a pointer: `#`, `#index`, `#.name`, `#[i]`, or one beside another term. */
+function pointerTerm(sub: fc.Arbitrary<Ast.Node>): fc.Arbitrary<Ast.Node> {
+  const pointer = fc.constantFrom<Ast.PointerName>('', 'index').map((name): Ast.Node => ({ _tag: 'Pointer', name, at: 0 }))
+  return fc.oneof(
+    pointer,
+    fc.tuple(pointer, fc.constantFrom('type', 'action', 'in')).map(([object, name]): Ast.Node => ({
+      _tag: 'Member', object, property: { _tag: 'Str', value: name, at: 0 }, computed: false, optional: false, at: 0,
+    })),
+    fc.tuple(pointer, sub).map(([object, property]): Ast.Node => ({ _tag: 'Member', object, property, computed: true, optional: false, at: 0 })),
+    fc.tuple(pointer, fc.constantFrom<Ast.BinaryOp>('==', '+', 'in', '&&'), sub).map(([left, op, right]): Ast.Node => ({ _tag: 'Binary', op, left, right, negated: false, at: 0 })),
+  )
+}
 
 describe('Printer.print', () => {
   fcTest.prop([node], { numRuns: 400 })('parsing the printed source gives the same tree back', (n) => {
@@ -97,6 +119,11 @@ describe('Printer.print', () => {
     ['x[1:]', 'x[1:]'],
     ['now().Year()', 'now().Year()'],
     ['Data.port | string()', 'string(Data.port)'],
+    ['filter(xs, # > 1)', 'filter(xs, {# > 1})'],
+    ['any(rs, {.type == "package"})', 'any(rs, {#.type == "package"})'],
+    ['reduce(xs, #acc + #index, 0)', 'reduce(xs, {#acc + #index}, 0)'],
+    ['map(xs, {{"a": #}})', 'map(xs, {{"a": #}})'],
+    ['xs | filter(# > 1) | count()', 'count(filter(xs, {# > 1}))'],
   ])('prints %s as %s', (src, want) => {
     expect(Printer.print(parsed(src))).toBe(want)
   })
@@ -147,7 +174,10 @@ describe('Parser.parse', () => {
     ['1e', 'invalid float literal: "1e"', 0],
     ['12abc', 'bad number syntax: "12a"', 2],
     ['a ?? b + c', 'Operator (+) and coalesce expressions (??) cannot be mixed. Wrap either by parentheses.', 7],
-    ['filter(x, # > 1)', 'the built-in filter takes a predicate, which plait does not support', 0],
+    ['# > 1', 'cannot use pointer accessor outside predicate', 0],
+    ['.a == 1', 'cannot use pointer accessor outside predicate', 0],
+    ['filter(x, #foo)', 'unknown pointer #foo', 11],
+    ['filter(x, {# > 1)', 'unexpected token Bracket(")")', 16],
     ['let x = 1; x', 'variable declarations (let) are not supported', 0],
     ['{a 1}', 'unexpected token Number("1")', 3],
     ['a not b', 'unexpected token Identifier("b")', 6],
