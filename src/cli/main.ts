@@ -159,13 +159,14 @@ const crashHook = (): ((seq: number) => void) | undefined => {
 const say = (json: boolean | undefined, text: string): void => (json === true ? err : out)(text.endsWith('\n') ? text : text + '\n')
 
 /** The executor's options of a command line. */
-const applyOptions = (o: MachineOptions & { atomic?: boolean; noop?: boolean; json?: boolean }, session: () => Promise<Session>, postMessage: (m: string | undefined) => void): Apply.Options => {
+const applyOptions = (o: MachineOptions & { atomic?: boolean; noop?: boolean; json?: boolean; force?: boolean }, session: () => Promise<Session>, postMessage: (m: string | undefined) => void): Apply.Options => {
   const hook = crashHook()
   return {
     stateDir: stateDirOf(o),
     atomic: o.atomic === true,
     noop: o.noop === true,
     libral: session,
+    ...(o.force === true ? { holo: { force: true } } : {}),
     onRecovered: (undone) => say(o.json, `${undone.map((x) => `recovered: ${Terminal.field(x)}`).join('\n')}\n${o.json === true ? '' : '\n'}`),
     onPlan: (plan) => {
       if (plan.preMessage !== undefined) say(o.json, plan.preMessage)
@@ -316,10 +317,11 @@ program
   .option('--atomic', 'roll back every reversible step of the run when any resource fails')
   .option('--noop', 'run every check of apply and change nothing')
   .option('--json', 'print the report as JSON')
+  .option('--force', 'let Holo plugins overwrite entities changed by hand since they were last applied (force-apply)')
   .option('--expect <hash>', 'apply the saved plan only if its hash is this one (sha256:…, the hash a reviewer approved); refused before anything is touched')
   .option('--policy <file>', 'check the plan against this policy file before the first change; refused when it fails (docs/policy.md)')
   .option('--override <rule=reason>', 'with --policy: waive a soft rule, the reason recorded in the report (repeatable)', (v: string, p: string[] = []) => [...p, v])
-  .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string; policy?: string; override?: string[] }) => {
+  .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string; force?: boolean; policy?: string; override?: string[] }) => {
     if (o.override !== undefined && o.policy === undefined) fail([Diagnostic.make('Validation', '--override applies with --policy only')])
     const approved = o.expect !== undefined ? await checkExpected(target, o.expect) : undefined
     const machine = await machineFor(o)

@@ -50,6 +50,8 @@ export interface Options {
   readonly services?: ServiceManager
   /** The package manager of package steps and queries (default: apt below the machine's root; tests give the memory one). */
   readonly packages?: PackageManager
+  /** The Holo host of holo steps and queries (default: the real one), and whether they force-apply (`plait apply --force`). */
+  readonly holo?: Families.ApplyServices['holo']
   /** How the generation of a run that changes something is recorded (docs/generations.md). */
   readonly generations?: Generations.Settings
 }
@@ -71,6 +73,7 @@ const openInterpreters = (machine: Machine, plan: Plan.Plan, options: Options): 
     ...(options.libral !== undefined ? { libral: options.libral } : {}),
     ...(options.services !== undefined ? { services: options.services } : {}),
     ...(options.packages !== undefined ? { packages: options.packages } : {}),
+    ...(options.holo !== undefined ? { holo: options.holo } : {}),
   })
 
 const rootCheck = (plan: Plan.Plan, machine: Machine): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan> =>
@@ -290,6 +293,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     }
     write({ _tag: 'resource', id: r.id })
     const done: Done[] = []
+    let unchanged = 0 // steps whose interpreter found nothing to change (a Holo plugin's "not changed")
     for (const step of error === undefined ? steps : []) {
       seq += 1
       const family = familyFor(step._tag)
@@ -315,6 +319,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
         break
       }
       write({ _tag: 'done', seq })
+      if ((result.right as { readonly unchanged?: unknown } | undefined)?.unchanged === true) unchanged += 1
       if (Undo.irreversible(undo.right)) irreversible.push(`${r.id}: ${what}`)
     }
     if (error === undefined) {
@@ -325,7 +330,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     if (error === undefined) {
       write({ _tag: 'end', id: r.id, ok: true })
       applied.push(...done)
-      outcomes.push({ id: r.id, outcome: 'changed', messages: [...notes, ...steps.map((s) => s.reason), ...after] })
+      outcomes.push(unchanged === steps.length ? { id: r.id, outcome: 'stable', messages: [...notes, ...after] } : { id: r.id, outcome: 'changed', messages: [...notes, ...steps.map((s) => s.reason), ...after] })
       continue
     }
     const messages = [error, ...notes, ...after]

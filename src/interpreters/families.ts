@@ -8,6 +8,7 @@ import type { Families, Family } from '../core/Observation.js'
 import type * as Plan from '../core/Plan.js'
 import * as CommandSteps from './commands/steps.js'
 import * as FileSteps from './files/steps.js'
+import * as Holo from './holoSteps/family.js'
 import type { Target } from './libral/invoke.js'
 import * as LibralProbes from './libral/probes.js'
 import type { Runtime } from './libral/Runtime.js'
@@ -41,6 +42,8 @@ export interface Services {
   readonly services?: () => ServiceManager
   /** The package manager (default: apt or dnf by suitability below the machine's root, made on the first request). */
   readonly packages?: () => PackageManager
+  /** The Holo host (default: the real one on the machine's root) and whether apply forces. */
+  readonly holo?: Holo.HoloServices
 }
 
 const missing = (what: string): Family => ({
@@ -58,6 +61,7 @@ export const requests = (s: Services): Families => {
     host: () => (s.readHost === undefined ? missing('host files are read outside planning') : Probes.hostFiles(s.readHost, s.seen)),
     libral: () => (s.libral === undefined ? missing('libral resources are observed without a libral session') : LibralProbes.family(s.libral.session, s.libral.target)),
     service: () => ServiceProbes.family(s.services ?? once(() => Systemctl.make())),
+    holo: () => Holo.requests(s.machine.root, s.holo),
     package: () => PackageProbes.family(s.packages ?? once(() => PackageSelect.make({ root: s.machine.root }))),
   }
   return lazily(table)
@@ -90,6 +94,8 @@ export interface ApplyServices {
   readonly services?: ServiceManager
   /** The package manager of package steps and queries (default: apt or dnf by suitability below the machine's root). */
   readonly packages?: PackageManager
+  /** The Holo host of holo steps and queries (default: the real one on the machine's root), and `--force`. */
+  readonly holo?: Holo.HoloServices
 }
 
 /**
@@ -120,6 +126,7 @@ export const open = async (machine: Machine, plan: Plan.Plan, services: ApplySer
     runner: runnerOf,
     services: serviceManager,
     packages: packageManager,
+    ...(services.holo !== undefined ? { holo: services.holo } : {}),
     ...(runtime !== undefined ? { libral: { session: async () => runtime!.session, target: (q: string) => runtime!.target(q) } } : {}),
   })
   const table: Record<string, () => StepFamily> = {
@@ -128,6 +135,7 @@ export const open = async (machine: Machine, plan: Plan.Plan, services: ApplySer
     libral: () => LibralSteps.family(libralRuntime),
     service: () => ServiceSteps.family(serviceManager),
     package: () => PackageSteps.family(packageManager),
+    holo: () => Holo.steps(machine.root, services.holo),
   }
   return E.right({ requests: requestFamilies, steps: lazily(table) })
 }

@@ -5,13 +5,14 @@
 import * as Plan from '../core/Plan.js'
 import { exec } from './exec/index.js'
 import { file } from './file/index.js'
+import { holo } from './holo/index.js'
 import { pkg } from './package/index.js'
 import { service } from './service/index.js'
 import * as Libral from '../interpreters/libral/type/index.js'
 import type { AnyType } from './ResourceType.js'
 
 /** plait's own resource types, one line each; a type's kind is its manifest name. */
-const builtIn: AnyType[] = [file, exec, service, pkg]
+const builtIn: AnyType[] = [file, exec, service, pkg, holo]
 
 /** The plugin protocols' types, as apply and the renderers use them (their manifest types are found at run time). */
 const plugins: ReadonlyArray<AnyType> = [Libral.libral]

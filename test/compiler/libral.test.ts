@@ -118,7 +118,7 @@ describe('libral resources in a manifest', () => {
   })
 
   it('lists the libral types among the known ones', () => {
-    expect(errors(`ccm:\n  resources:\n    - hots:\n        - x: {}\n`).join('\n')).toMatch(/unknown resource type "hots"[\s\S]*known types: file, exec, service, package, host, sysctl/)
+    expect(errors(`ccm:\n  resources:\n    - hots:\n        - x: {}\n`).join('\n')).toMatch(/unknown resource type "hots"[\s\S]*known types: file, exec, service, package, holo, host, sysctl/)
   })
 
   it('rejects a duplicate libral resource', () => {

@@ -209,8 +209,8 @@ describe('PlanFile.parse: malformed plans', () => {
   })
 
   it('names an unknown resource kind at its kind, and a missing one', () => {
-    expect(malformed((raw) => void (raw.resources[0]!['kind'] = 'mount'))).toBe('malformed plan: resources[0].kind: expected "file" | "exec" | "service" | "package" | "libral", found "mount"')
-    expect(malformed((raw) => void delete raw.resources[0]!['kind'])).toBe('malformed plan: resources[0].kind: missing (expected "file" | "exec" | "service" | "package" | "libral")')
+    expect(malformed((raw) => void (raw.resources[0]!['kind'] = 'mount'))).toBe('malformed plan: resources[0].kind: expected "file" | "exec" | "service" | "package" | "holo" | "libral", found "mount"')
+    expect(malformed((raw) => void delete raw.resources[0]!['kind'])).toBe('malformed plan: resources[0].kind: missing (expected "file" | "exec" | "service" | "package" | "holo" | "libral")')
   })
 
   it('stays short when everything is wrong: the first few paths, then how many more', () => {

@@ -1,0 +1,77 @@
+// probes: the interpreter of `holo` requests (what the configured Holo plugins report of the
+// entities a holo resource takes). A batch opens one Holo host on the machine's root, runs one
+// `scan` per plugin any request needs, and one `diff` per entity taken (an entity two requests take
+// is diffed once); the host is closed when the batch is answered. A host that cannot open is the
+// same Left for every request; a plugin whose scan fails is the Left of the requests that need it,
+// and the others are answered.
+import * as E from 'fp-ts/lib/Either.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type * as Fault from '../../core/Fault.js'
+import type { Family } from '../../core/Observation.js'
+import type * as Observe from '../../types/holo/observe.js'
+import * as Observed from '../../types/holo/Observed.js'
+import type * as Host from '../holo/Host.js'
+
+/** Opens a Holo host on the machine's root (the real one, or a test's double). */
+export type OpenHost = () => TE.TaskEither<Fault.Fault, Host.Host>
+
+/** What a diff showed, as planning reads it (a missing file is /dev/null in the rendered diff). */
+export const diffSeen = (d: Host.Diff): Observed.DiffSeen =>
+  d._tag === 'NoDiff' ? { _tag: 'None' } : { _tag: 'Files', fromMissing: d.fromFile === '/dev/null', toMissing: d.toFile === '/dev/null', text: d.text }
+
+/** Answers a batch of requests on an open host. */
+const answerOn = async (host: Host.Host, requests: ReadonlyArray<Observe.Request>): Promise<ReadonlyArray<E.Either<Fault.Fault, Observed.Observed>>> => {
+  const configured = host.plugins.map((p) => p.id)
+  const wanted = new Set(requests.flatMap((r) => Observed.pluginsFor(r.selector, configured)))
+  const scans = new Map<string, E.Either<Fault.Fault, Host.Scan>>()
+  for (const p of host.plugins) if (wanted.has(p.id)) scans.set(p.id, await host.scan(p)())
+  const diffs = new Map<string, E.Either<Fault.Fault, Observed.DiffSeen>>()
+  const diffOf = async (e: Host.Entity.Entity): Promise<E.Either<Fault.Fault, Observed.DiffSeen>> => {
+    const key = `${e.plugin}\u0000${e.id}`
+    let d = diffs.get(key)
+    if (d === undefined) {
+      d = E.map(diffSeen)(await host.diff(e)())
+      diffs.set(key, d)
+    }
+    return d
+  }
+  const answers: E.Either<Fault.Fault, Observed.Observed>[] = []
+  for (const r of requests) {
+    const reported: Host.Entity.Entity[] = []
+    let fault: Fault.Fault | undefined
+    for (const p of Observed.pluginsFor(r.selector, configured)) {
+      const s = scans.get(p)!
+      if (E.isLeft(s)) {
+        fault = s.left
+        break
+      }
+      reported.push(...s.right.entities)
+    }
+    const found: Observed.Found[] = []
+    for (const e of fault === undefined ? Observed.select(r.selector, reported) : []) {
+      const d = await diffOf(e)
+      if (E.isLeft(d)) {
+        fault = d.left
+        break
+      }
+      found.push(Observed.found(e, d.right))
+    }
+    answers.push(fault !== undefined ? E.left(fault) : E.right({ plugins: configured, entities: found }))
+  }
+  return answers
+}
+
+/** The `holo` family over a host opener (a host is opened per batch and closed after it). */
+export const family = (open: OpenHost): Family => ({
+  merge: true,
+  answer: async (bodies) => {
+    const requests = bodies as ReadonlyArray<Observe.Request>
+    const host = await open()()
+    if (E.isLeft(host)) return requests.map(() => host)
+    try {
+      return await answerOn(host.right, requests)
+    } finally {
+      await host.right.close()
+    }
+  },
+})

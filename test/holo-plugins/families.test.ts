@@ -1,0 +1,124 @@
+// The holo request and step families (src/interpreters/holoSteps) over the host's scripted double
+// (src/interpreters/holo/memory.ts): a batch scans each plugin it needs once and diffs each entity
+// once, a failing plugin fails only the resources that need it, and a step's outcome ("not
+// changed", a --force message, a failure) reads as the executor needs it.
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { describe, expect, it } from 'vitest'
+import * as Fault from '../../src/core/Fault.js'
+import * as Memory from '../../src/interpreters/holo/memory.js'
+import * as Entity from '../../src/interpreters/holo/protocol/Entity.js'
+import * as Outcome from '../../src/interpreters/holo/protocol/Outcome.js'
+import * as Output from '../../src/interpreters/holo/protocol/Output.js'
+import * as Probes from '../../src/interpreters/holoSteps/probes.js'
+import * as Steps from '../../src/interpreters/holoSteps/steps.js'
+import type * as Observed from '../../src/types/holo/Observed.js'
+import * as Step from '../../src/types/holo/Step.js'
+
+const entity = (plugin: string, id: string, over: Partial<Entity.Entity> = {}) => Entity.make({ plugin, id, actionVerb: 'Working on', actionReason: '', sources: [], info: [], ...over })
+const modified: Memory.Script = {
+  diff: () => E.right({ _tag: 'Files', from: '/var/lib/holo/greet/a', to: '/etc/a', fromFile: '/var/lib/holo/greet/a', toFile: '/etc/a', text: 'diff --holo /var/lib/holo/greet/a /etc/a\n-old\n+new\n', output: Output.empty }),
+}
+
+const host = (scanFault?: Fault.Fault) =>
+  Memory.make([
+    { id: 'greet', entities: [{ ...entity('greet', 'greeting:a'), script: modified }, entity('greet', 'greeting:b', { info: [{ key: 'state', value: 'up to date' }] })] },
+    { id: 'files', entities: [entity('files', 'file:/etc/x', { actionVerb: 'Scrubbing', actionReason: 'target was deleted' })], ...(scanFault !== undefined ? { scanFault } : {}) },
+    { id: 'idle', entities: [entity('idle', 'idle:z')] },
+  ])
+
+type Answer = E.Either<Fault.Fault, Observed.Observed>
+
+describe('the holo request family', () => {
+  it('answers a batch with one scan per plugin and one diff per entity taken, however many resources ask (an entity ID needs every plugin scanned)', async () => {
+    const h = host()
+    const answers = (await Probes.family(() => TE.right(h)).answer([
+      { selector: { _tag: 'Plugin', plugin: 'greet' } },
+      { selector: { _tag: 'Entity', id: 'greeting:a' } },
+      { selector: { _tag: 'Plugin', plugin: 'greet' } },
+    ])) as ReadonlyArray<Answer>
+    expect(h.calls()).toEqual(['scan greet', 'scan files', 'scan idle', 'diff greeting:a', 'diff greeting:b'])
+    expect(answers.every(E.isRight)).toBe(true)
+    const first = answers[0] as E.Right<Observed.Observed>
+    expect(first.right.plugins).toEqual(['greet', 'files', 'idle'])
+    expect(first.right.entities.map((e) => [e.id, e.upToDate, e.local?._tag])).toEqual([
+      ['greeting:a', false, 'Modified'],
+      ['greeting:b', true, undefined],
+    ])
+  })
+
+  it('scans only the plugin a plugin selector names', async () => {
+    const h = host()
+    await Probes.family(() => TE.right(h)).answer([{ selector: { _tag: 'Plugin', plugin: 'files' } }])
+    expect(h.calls()).toEqual(['scan files', 'diff file:/etc/x'])
+  })
+
+  it("scans every configured plugin for '*', in configuration order", async () => {
+    const h = host()
+    const [all] = (await Probes.family(() => TE.right(h)).answer([{ selector: { _tag: 'All' } }])) as ReadonlyArray<Answer>
+    expect(h.calls().filter((c) => c.startsWith('scan'))).toEqual(['scan greet', 'scan files', 'scan idle'])
+    expect(E.isRight(all!) && all.right.entities.map((e) => e.id)).toEqual(['greeting:a', 'greeting:b', 'file:/etc/x', 'idle:z'])
+  })
+
+  it('fails only the resources that need a plugin whose scan fails', async () => {
+    const fault = Fault.make('ProtocolViolation', 'holo', 'scan', 'files', 'printed garbage')
+    const [greet, files, all] = (await Probes.family(() => TE.right(host(fault))).answer([
+      { selector: { _tag: 'Plugin', plugin: 'greet' } },
+      { selector: { _tag: 'Plugin', plugin: 'files' } },
+      { selector: { _tag: 'All' } },
+    ])) as ReadonlyArray<Answer>
+    expect(E.isRight(greet!)).toBe(true)
+    expect(files).toEqual(E.left(fault))
+    expect(all).toEqual(E.left(fault))
+  })
+
+  it('gives every request the same Left when the host cannot open', async () => {
+    const fault = Fault.make('NotFound', 'holo', 'configure', '/etc/holorc', 'cannot read /etc/holorc')
+    const answers = await Probes.family(() => TE.left(fault)).answer([{ selector: { _tag: 'All' } }, { selector: { _tag: 'Plugin', plugin: 'greet' } }])
+    expect(answers).toEqual([E.left(fault), E.left(fault)])
+  })
+})
+
+describe('the holo step family', () => {
+  const step = (id: string, plugin = 'greet') => Step.make({ plugin, id, verb: 'Working on', reason: '' })
+  const run = async (h: ReturnType<typeof Memory.make>, s: Step.HoloApply, force = false) => {
+    const output: string[] = []
+    const r = await Steps.family(() => ({ open: () => TE.right(h), force })).run(s, { id: 'holo#x', now: undefined, output })
+    return { r, output }
+  }
+
+  it('applies a scanned entity, and marks a "not changed" answer as unchanged for the report', async () => {
+    const h = host()
+    expect((await run(h, step('greeting:b'))).r).toEqual(E.right(undefined))
+    expect((await run(h, step('greeting:b'))).r).toEqual(E.right(Steps.unchanged))
+    expect(h.calls()).toEqual(['scan greet', 'apply greeting:b', 'scan greet', 'apply greeting:b'])
+  })
+
+  it('runs force-apply when the run forces', async () => {
+    const h = host()
+    await run(h, step('greeting:b'), true)
+    expect(h.calls()).toContain('force-apply greeting:b')
+  })
+
+  it('fails an entity that needs --force with its diff in the output', async () => {
+    const h = Memory.make([{ id: 'greet', entities: [{ ...entity('greet', 'greeting:a'), script: { ...modified, apply: () => E.right({ outcome: Outcome.overwrite, output: Output.empty }) } }] }])
+    const { r, output } = await run(h, step('greeting:a'))
+    expect(E.isLeft(r) && r.left.description).toBe('greeting:a was modified locally since it was last applied; plait apply --force overwrites it')
+    expect(output).toEqual(['diff --holo /var/lib/holo/greet/a /etc/a', '-old', '+new'])
+  })
+
+  it('fails with the words of the plugin\'s exit, keeping what it printed', async () => {
+    const h = Memory.make([{ id: 'greet', entities: [{ ...entity('greet', 'greeting:a'), script: { apply: () => E.right({ outcome: Outcome.failed({ code: 3 }), output: Output.make([{ fd: 2, text: 'cannot do it\n' }]) }) } }] }])
+    const { r, output } = await run(h, step('greeting:a'))
+    expect(E.isLeft(r) && r.left.description).toBe('greet could not apply greeting:a: exit status 3')
+    expect(output).toEqual(['cannot do it'])
+  })
+
+  it('fails a step whose entity its plugin no longer reports, and refuses one no scan could report without running anything', async () => {
+    const h = host()
+    expect(E.isLeft((await run(h, step('greeting:gone'))).r)).toBe(true)
+    const bad = await run(h, { ...step('greeting:a'), plugin: 'Not/A/Plugin' })
+    expect(E.isLeft(bad.r) && bad.r.left._tag).toBe('ProtocolViolation')
+    expect(h.calls()).toEqual(['scan greet'])
+  })
+})
