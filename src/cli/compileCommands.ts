@@ -8,7 +8,7 @@ import type * as Diagnostic from '../core/Diagnostic.js'
 import * as Options from './options.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as Registry from '../types/registry.js'
-import { boltReferences, compileManifest, quietSession } from './pipeline.js'
+import { boltReferences, compileResolved, hideSensitive, quietSession, unresolved, type Compiled, type References } from './pipeline.js'
 import * as Render from './render.js'
 import * as Streams from './streams.js'
 import { field as f } from '../core/Terminal.js'
@@ -30,11 +30,11 @@ const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
 }
 
 /** Compiles a manifest with the facts of the command line (this machine's too when `local`). */
-const compileFile = async (manifest: string, o: Flags, local: boolean): Promise<Catalog> => {
+const compileFile = async (manifest: string, o: Flags, local: boolean, references: References = boltReferences(Options.plugins(o))): Promise<Compiled> => {
   const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), ...(o.now !== undefined ? { now: o.now } : {}), assignments: o.fact ?? [] }
   // Providers are read from their .yaml metadata and never run; suitability is the target's business.
-  const providers = { providerPath: o.providerPath ?? [], session: quietSession('/'), describe: false, anySuitable: true, references: boltReferences(Options.plugins(o)) }
-  const catalog = await compileManifest(manifest, Posix.make({}), source, providers, (ds) => Streams.err(Render.warnings(ds)), local)
+  const providers = { providerPath: o.providerPath ?? [], session: quietSession('/'), describe: false, anySuitable: true, references }
+  const catalog = await compileResolved(manifest, Posix.make({}), source, providers, (ds) => Streams.err(Render.warnings(ds)), local)
   return E.isLeft(catalog) ? fail(catalog.left) : catalog.right
 }
 
@@ -72,10 +72,14 @@ export const register = (program: Command): void => {
     program
       .command('validate')
       .description('parse, decode, resolve and type-check a manifest; observes nothing and uses no facts unless given')
-      .argument('<manifest>', 'the manifest (CCM YAML format)'),
-  ).action(async (manifest: string, o: Flags) => {
-    const c = await compileFile(manifest, o, false)
+      .argument('<manifest>', 'the manifest (CCM YAML format)')
+      .option('--resolve', 'run the plugins of _plugin references (without it, each stands for a placeholder and is listed)'),
+  ).action(async (manifest: string, o: Flags & { resolve?: boolean }) => {
+    const skip = o.resolve === true ? undefined : unresolved()
+    const c = (await compileFile(manifest, o, false, skip?.references)).catalog
     Streams.out(`${manifest}: valid, ${c.resources.length} resource${c.resources.length === 1 ? '' : 's'}\n`)
+    const skipped = skip?.skipped() ?? []
+    if (skipped.length > 0) Streams.out(`not resolved (--resolve runs their plugins): ${f(skipped.join(', '))}\n`)
   })
   factOptions(
     program
@@ -84,7 +88,8 @@ export const register = (program: Command): void => {
       .argument('<manifest>', 'the manifest (CCM YAML format)')
       .option('--json', 'print the catalog as JSON'),
   ).action(async (manifest: string, o: Flags) => {
-    const c = await compileFile(manifest, o, true)
-    Streams.out(o.json === true ? Streams.json(catalogJson(c)) : renderCatalog(c))
+    const { catalog: c, resolved } = await compileFile(manifest, o, true)
+    // A secret plugin's value is shown as [sensitive]: the catalog is printed, never saved.
+    Streams.out(hideSensitive(resolved)(o.json === true ? Streams.json(catalogJson(c)) : renderCatalog(c)))
   })
 }

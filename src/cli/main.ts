@@ -15,8 +15,9 @@ import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as CheckCommand from './check.js'
 import * as HoloCommand from './holo.js'
-import * as HistoryCommand from './history.js'
 import * as PolicyCommand from './policy.js'
+import * as SecretCommand from './secret.js'
+import * as HistoryCommand from './history.js'
 import * as DiffCommand from './diff.js'
 import * as Colour from './Colour.js'
 import * as Github from './Github.js'
@@ -28,7 +29,8 @@ import * as CompileCommands from './compileCommands.js'
 import * as Options from './options.js'
 import * as FactsCommand from './facts.js'
 import type { Session } from '../interpreters/libral/Session.js'
-import { boltReferences, planManifest, readHost, type FactSource, type Providers } from './pipeline.js'
+import { applyingWith, boltPrepare, boltReferences, planManifest, readHost, secretKeyIn, type FactSource, type Providers } from './pipeline.js'
+import * as Sensitive from './sensitive.js'
 import * as Render from './render.js'
 import * as Streams from './streams.js'
 import * as Terminal from '../core/Terminal.js'
@@ -73,7 +75,7 @@ const sessionOf = (machine: Machine): (() => Promise<Session>) => {
   }
 }
 
-const providersOf = (o: MachineOptions & Options.PluginFlags, session: () => Promise<Session>): Providers => ({ providerPath: o.providerPath ?? [], session, references: boltReferences(Options.plugins(o)) })
+const providersOf = (o: MachineOptions & Options.PluginFlags, session: () => Promise<Session>): Providers => ({ providerPath: o.providerPath ?? [], session, references: boltReferences(Options.plugins(o)), secretKey: secretKeyIn(o.root ?? '/', stateDirOf(o)) })
 
 const machineFor = async (o: MachineOptions): Promise<Machine> => {
   const root = await Options.resolveRoot(o.root)
@@ -321,9 +323,12 @@ program
   .option('--expect <hash>', 'apply the saved plan only if its hash is this one (sha256:…, the hash a reviewer approved); refused before anything is touched')
   .option('--policy <file>', 'check the plan against this policy file before the first change; refused when it fails (docs/policy.md)')
   .option('--override <rule=reason>', 'with --policy: waive a soft rule, the reason recorded in the report (repeatable)', (v: string, p: string[] = []) => [...p, v])
-  .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string; force?: boolean; policy?: string; override?: string[] }) => {
+  .option('--prepare', "first run the Bolt project's puppet_library hook (plugin_hooks.puppet_library); its failure stops the apply before any change")
+  .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string; force?: boolean; policy?: string; override?: string[]; prepare?: boolean }) => {
     if (o.override !== undefined && o.policy === undefined) fail([Diagnostic.make('Validation', '--override applies with --policy only')])
     const approved = o.expect !== undefined ? await checkExpected(target, o.expect) : undefined
+    if (o.prepare === true && o.noop === true) fail([Diagnostic.make('Validation', '--prepare installs what the apply needs, and --noop changes nothing; give one')])
+    if (o.prepare === true) say(o.json, orFail(await boltPrepare(Options.plugins(o))))
     const machine = await machineFor(o)
     const session = sessionOf(machine)
     let postMessage: string | undefined
@@ -333,12 +338,13 @@ program
       if (o.facts !== undefined || o.hiera !== undefined || o.now !== undefined || (o.fact ?? []).length > 0 || (o.providerPath ?? []).length > 0) {
         fail([Diagnostic.make('Validation', '--facts, --fact, --hiera, --now and --provider-path apply to a manifest; a saved plan is applied exactly as it was reviewed')])
       }
-      if (o.project !== undefined || (o.modulepath ?? []).length > 0) {
-        fail([Diagnostic.make('Validation', '--project and --modulepath apply to a manifest; a saved plan holds the values its plugins gave and runs no plugin')])
-      }
       const plan = approved ?? (await loadPlan(target))
       if (o.policy !== undefined) await PolicyCommand.gate(plan, o.policy, o.override ?? [])
-      report(await Apply.apply(machine, plan, options), o, postMessage)
+      // A plan with sensitive values runs their plugins again (sensitive.ts); any other runs none.
+      if ((o.project !== undefined || (o.modulepath ?? []).length > 0) && !Sensitive.holdsSecrets(plan) && o.prepare !== true) {
+        fail([Diagnostic.make('Validation', '--project and --modulepath apply to a manifest, or a plan with sensitive values; this plan holds the values its plugins gave and runs no plugin')])
+      }
+      report(await applyingWith(providersOf(o, session))(plan, (r) => Apply.apply(machine, r.plan, { ...options, redact: r.redact, onPlan: () => options.onPlan?.(plan) })), o, postMessage)
       return
     }
     // Plan first, so a bad manifest stops here with nothing touched. Then the executor is opened
@@ -352,15 +358,17 @@ program
       if (plan.summary.failed !== undefined) err(Render.failures(plan))
       return plan
     }
+    const applying = applyingWith(providers)
     if (o.noop === true) {
-      report(await Apply.apply(machine, show(first), options), o, postMessage)
+      report(await applying(show(first), (r) => Apply.apply(machine, r.plan, { ...options, redact: r.redact, onPlan: () => options.onPlan?.(first) })), o, postMessage)
       return
     }
-    const executor = orFail(await Apply.open(machine, options))
+    const redact = orFail(await Sensitive.reveal(first, providers.references ?? (async () => E.right(new Map())), providers.secretKey)).redact
+    const executor = orFail(await Apply.open(machine, { ...options, redact, onPlan: (p) => options.onPlan?.(redact(p)) }))
     try {
       const plan = executor.recovered.length > 0 ? await planManifest(target, machine, version, factSource(o), warn, providers) : E.right(first)
       if (o.policy !== undefined && E.isRight(plan) && plan.right !== first) await PolicyCommand.gate(plan.right, o.policy, o.override ?? [])
-      report(E.isLeft(plan) ? plan : await executor.apply(show(plan.right)), o, postMessage)
+      report(E.isLeft(plan) ? plan : await applying(show(plan.right), (r) => executor.apply(r.plan)), o, postMessage)
     } finally {
       await executor.close()
     }
@@ -370,8 +378,9 @@ CompileCommands.register(program)
 FactsCommand.register(program)
 CheckCommand.register(program)
 HoloCommand.register(program)
-HistoryCommand.register(program)
 PolicyCommand.register(program)
+SecretCommand.register(program)
+HistoryCommand.register(program)
 DiffCommand.register(program)
 
 const main = async (): Promise<number> => {

@@ -1,8 +1,10 @@
 // pipeline: the top-level wiring, read → resolve plugin references → compile (files it reads loaded once) → load sources → observe → plan → seal, as the design's diagram draws it.
 import * as nodePath from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Fault from '../core/Fault.js'
+import * as Position from '../core/Position.js'
 import type * as Plan from '../core/Plan.js'
 import type { Catalog } from '../compiler/Catalog.js'
 import * as Compile from '../compiler/compile.js'
@@ -17,7 +19,7 @@ import type * as Node from '../manifest/Node.js'
 import type { Session } from '../interpreters/libral/Session.js'
 import * as Types from '../types/registry.js'
 import * as Value from '../manifest/expr/Value.js'
-import * as PlanFile from '../planfile/PlanFile.js'
+import * as Sensitive from './sensitive.js'
 
 /** Reads a host input file as bytes (regular files only, bounded), with errors as faults. */
 export const readHost: ReadHost = async (path) => {
@@ -117,11 +119,31 @@ export const boltReferences =
     return E.mapLeft((why: string) => [Diagnostic.make('Io', `plugin references: ${why}`)])(r)
   }
 
+/** Runs the Bolt project's puppet_library hook before an apply (`plait apply --prepare`): what ran, or why nothing may be applied. */
+export const boltPrepare = async (o: { readonly project?: string; readonly modulepath?: ReadonlyArray<string>; readonly timeoutSeconds?: number }): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, string>> => {
+  const Discover = await import('../interpreters/bolt/discover.js')
+  const Bolt = await import('../interpreters/bolt/resolvers.js')
+  const Library = await import('../interpreters/bolt/library.js')
+  const projectDir = o.project !== undefined ? nodePath.resolve(o.project) : await Discover.projectOf(process.cwd())
+  const plugins = await Bolt.pluginsFor({ projectDir, modulepath: (o.modulepath ?? []).map((d) => nodePath.resolve(d)), ...(o.timeoutSeconds !== undefined ? { timeoutSeconds: o.timeoutSeconds } : {}) })
+  if (E.isLeft(plugins)) return E.left([Diagnostic.make('Io', `--prepare: ${plugins.left}`)])
+  const ran = await Library.prepare(plugins.right)
+  return E.mapLeft((why: string) => [Diagnostic.make('Apply', `--prepare: ${why}; nothing was applied`)])(ran)
+}
+
 /** A parsed document with its plugin references resolved (the resolve stage). */
-const resolveDocument = async (file: string, text: string, resolvers: Resolve.Resolvers): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Node.Node>> => {
+const resolveDocument = async (file: string, text: string, resolvers: Resolve.Resolvers): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resolve.Outcome>> => {
   const parsed = Compile.parse(file, text)
   return E.isLeft(parsed) ? parsed : Resolve.resolve(parsed.right, resolvers)
 }
+
+/** The key of sensitive values' digests in a state directory below a root (made on first use; see interpreters/bolt/key.ts). */
+export const secretKeyIn =
+  (root: string, stateDir: string): (() => Promise<E.Either<string, Uint8Array>>) =>
+  async () => {
+    const Key = await import('../interpreters/bolt/key.js')
+    return Key.readOrCreate(nodePath.join(nodePath.resolve(root), stateDir, Key.fileName))
+  }
 
 /** The process environment as the manifest's `Environ` (only what it reads ends up in the plan). */
 const environ = (): Record<string, string> => Object.fromEntries(Object.entries(process.env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])))
@@ -137,9 +159,27 @@ export interface Providers {
   readonly anySuitable?: boolean
   /** The plugins that resolve `_plugin` references (none: every reference is an error at it). */
   readonly references?: References
+  /** The host's key of sensitive values' digests, asked for only when a plugin gave a sensitive value (none: such a plan is refused). */
+  readonly secretKey?: () => Promise<E.Either<string, Uint8Array>>
 }
 
 const noReferences: References = async () => E.right(Resolve.none)
+
+/** What `validate` uses without --resolve: every reference stands for a placeholder text, runs no plugin, and is listed. */
+export const unresolved = (): { readonly references: References; readonly skipped: () => ReadonlyArray<string> } => {
+  const seen: string[] = []
+  const resolver: Resolve.Resolver = (ref) => {
+    seen.push(`_plugin: ${ref.plugin} at ${Position.render(ref.at)}`)
+    return TE.right({ value: `⟨unresolved _plugin: ${ref.plugin}⟩`, sensitive: false })
+  }
+  return { references: async () => E.right(new Map([[Resolve.anyPlugin, resolver]])), skipped: () => seen }
+}
+
+/** Applies a plan through `run` with its sensitive values in clear (see sensitive.ts), resolving them again with the providers' plugins when needed. */
+export const applyingWith =
+  (providers: Providers) =>
+  <R>(plan: Plan.Plan, run: (r: Sensitive.Revealed) => Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, R>>): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, R>> =>
+    Sensitive.applying(plan, providers.references ?? noReferences, providers.secretKey, run)
 
 /** A session with the scrubbed environment, PLAIT_ROOT_DIR set to a confining root, and no output. */
 export const quietSession = (root: string): (() => Promise<Session>) => {
@@ -176,7 +216,38 @@ export const compileManifest = async (
   providers: Providers,
   warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void,
   local = true,
-): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog>> => {
+): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog>> => E.map((c: Compiled) => c.catalog)(await compileResolved(manifestPath, machine, facts, providers, warn, local))
+
+/** A compiled manifest and the plugin references its documents held (plan inputs). */
+export interface Compiled {
+  readonly catalog: Catalog
+  readonly resolved: ReadonlyArray<Resolve.Resolved>
+}
+
+/** A diagnostic with the sensitive texts in its message and hint shown as `[sensitive]`. */
+const hideIn =
+  (secrets: ReadonlyArray<string>) =>
+  (d: Diagnostic.Diagnostic): Diagnostic.Diagnostic =>
+    secrets.length === 0 ? d : Diagnostic.make(d.code, Resolve.hide(secrets, d.message), { at: d.at, resource: d.resource, hint: d.hint === undefined ? undefined : Resolve.hide(secrets, d.hint) })
+
+/** Hides the sensitive values of the references from a text (shown as `[sensitive]`). */
+export const hideSensitive =
+  (resolved: ReadonlyArray<Resolve.Resolved>) =>
+  (text: string): string =>
+    Resolve.hide(
+      resolved.filter((r) => r.sensitive).flatMap((r) => Resolve.texts(r.value)),
+      text,
+    )
+
+/** compileManifest, with the references resolved: a compile error or warning never quotes a sensitive value. */
+export const compileResolved = async (
+  manifestPath: string,
+  machine: Machine,
+  facts: FactSource,
+  providers: Providers,
+  warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void,
+  local = true,
+): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Compiled>> => {
   const text = await readManifest(manifestPath)
   if (E.isLeft(text)) return text
   const hieraText = await readHiera(facts.hiera)
@@ -185,19 +256,23 @@ export const compileManifest = async (
   const refer = Resolve.mayRefer(text.right) || (hieraText.right !== undefined && Resolve.mayRefer(hieraText.right.text))
   const resolvers = refer ? await (providers.references ?? noReferences)() : E.right(Resolve.none)
   if (E.isLeft(resolvers)) return resolvers
-  const tree = Resolve.mayRefer(text.right) ? await resolveDocument(manifestPath, text.right, resolvers.right) : Compile.parse(manifestPath, text.right)
-  if (E.isLeft(tree)) return tree
+  const resolvedTree = Resolve.mayRefer(text.right) ? await resolveDocument(manifestPath, text.right, resolvers.right) : E.map((node: Node.Node): Resolve.Outcome => ({ node, resolved: [] }))(Compile.parse(manifestPath, text.right))
+  if (E.isLeft(resolvedTree)) return resolvedTree
+  const tree = resolvedTree.right.node
   const h = hieraText.right
   const hieraTree = h !== undefined && Resolve.mayRefer(h.text) ? await resolveDocument(h.file, h.text, resolvers.right) : undefined
   if (hieraTree !== undefined && E.isLeft(hieraTree)) return hieraTree
-  const hiera: Compile.Inputs['hiera'] = h === undefined ? undefined : { ...h, ...(hieraTree !== undefined ? { tree: hieraTree.right } : {}) }
+  const hiera: Compile.Inputs['hiera'] = h === undefined ? undefined : { ...h, ...(hieraTree !== undefined ? { tree: hieraTree.right.node } : {}) }
+  const resolved = [...resolvedTree.right.resolved, ...(hieraTree !== undefined ? hieraTree.right.resolved : [])]
+  const secrets = resolved.filter((r) => r.sensitive).flatMap((r) => Resolve.texts(r.value))
+  const hide = hideIn(secrets)
   const factValues = await factsFor(text.right, machine, facts, local)
   if (E.isLeft(factValues)) return factValues
-  const plugins = await providersFor(tree.right, providers, warn)
+  const plugins = await providersFor(tree, providers, warn)
   const now = nowOf(facts)
   if (E.isLeft(now)) return now
   const baseDir = nodePath.dirname(nodePath.resolve(manifestPath))
-  const catalog = Compile.compileTree(manifestPath, text.right, tree.right, baseDir, {
+  const catalog = Compile.compileTree(manifestPath, text.right, tree, baseDir, {
     now: now.right,
     // Each file once: the plan's digest of a file is of the very text compile used.
     readFile: Load.once(fileReader(baseDir)),
@@ -207,8 +282,9 @@ export const compileManifest = async (
     ...(hiera !== undefined ? { hiera } : {}),
     plugins,
   })
-  if (E.isRight(catalog) && catalog.right.warnings.length > 0) warn(catalog.right.warnings)
-  return catalog
+  if (E.isLeft(catalog)) return E.left(catalog.left.map(hide))
+  if (catalog.right.warnings.length > 0) warn(catalog.right.warnings.map(hide))
+  return E.right({ catalog: catalog.right, resolved })
 }
 
 /** Plans a manifest against a machine: the whole of `plait plan`. */
@@ -220,16 +296,17 @@ export const planManifest = async (
   warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void = () => undefined,
   providers: Providers = { providerPath: [], session: quietSession(machine.root) },
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
-  const catalog = await compileManifest(manifestPath, machine, facts, providers, warn)
-  if (E.isLeft(catalog)) return catalog
+  const compiled = await compileResolved(manifestPath, machine, facts, providers, warn)
+  if (E.isLeft(compiled)) return compiled
+  const catalog = compiled.right.catalog
   const inline = inlineMemo()
   // The session and the posix runner are made only when an observation asks a provider or runs a guard.
   const runner = async () => (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
   // The source files are loaded once, here; observation asks for them and never reads the host itself.
-  const hostInputs = await Load.sources(catalog.right, readHost)
+  const hostInputs = await Load.sources(catalog, readHost)
   // As CCM goes on past a failing resource: one that cannot be observed or planned is a failed resource of the plan.
-  const observed = await observe(catalog.right, machine, hostInputs, inline, providers.session, runner, true)
-  if (E.isLeft(observed)) return observed
-  const body = Planner.planAll(catalog.right, observed.right, { version, root: machine.root }).body
-  return E.right(PlanFile.sealLazily(body))
+  const observed = await observe(catalog, machine, hostInputs, inline, providers.session, runner, true)
+  if (E.isLeft(observed)) return E.left(observed.left.map(hideIn(compiled.right.resolved.filter((r) => r.sensitive).flatMap((r) => Resolve.texts(r.value)))))
+  const body = Planner.planAll(catalog, observed.right, { version, root: machine.root }).body
+  return Sensitive.seal(body, compiled.right.resolved, providers.secretKey)
 }

@@ -17,8 +17,8 @@ export type Action = t.TypeOf<typeof Action>
 export const Observed = t.type({ summary: t.string, digest: t.string })
 export type Observed = t.TypeOf<typeof Observed>
 
-/** A nagios-format health check as the plan carries it. */
-export const HealthCheck = t.type({ name: t.string, argv: t.array(t.string), timeoutMs: t.number, tries: t.number, trySleepMs: t.number })
+/** A health check as the plan carries it: a nagios-format command, or (`goss`, then `argv` is empty) goss rules with their templates resolved. */
+export const HealthCheck = t.intersection([t.type({ name: t.string, argv: t.array(t.string), timeoutMs: t.number, tries: t.number, trySleepMs: t.number }), t.partial({ goss: t.UnknownRecord })])
 export type HealthCheck = t.TypeOf<typeof HealthCheck>
 
 /**
@@ -128,6 +128,15 @@ export type Provider = t.TypeOf<typeof Provider>
 export const Input = t.type({ path: t.string, sha256: t.string })
 export type Input = t.TypeOf<typeof Input>
 
+/**
+ * A plugin reference of the manifest or the hiera document (Bolt's `_plugin`): the plugin, where the
+ * reference is, the reference as written (what apply resolves again when the value is sensitive)
+ * and the digest of the value it gave: `sha256:` of a plain value, `hmac-sha256:` keyed by the
+ * host's own key for a sensitive one (a secret plugin's), whose value the plan never holds in clear.
+ */
+export const PluginInput = t.intersection([t.type({ plugin: t.string, at: t.string, reference: t.UnknownRecord, digest: t.string }), t.partial({ sensitive: t.literal(true) })])
+export type PluginInput = t.TypeOf<typeof PluginInput>
+
 /** A fact or environment variable the manifest read, with a digest of its value (of null when missing). */
 export const Read = t.type({ root: t.keyof({ facts: null, environ: null }), path: t.string, sha256: t.string })
 export type Read = t.TypeOf<typeof Read>
@@ -144,8 +153,8 @@ export const bodyOf = (resource: t.Type<ResourcePlan, ResourcePlan, unknown>) =>
       plait: t.string,
       /** The host directory the plan was made for ("/" for the real machine). */
       root: t.string,
-      /** `hiera` only when a `--hiera FILE` was given; `providers` only when a plugin resource is managed. */
-      inputs: t.intersection([t.type({ manifest: Input, sources: t.array(Input), reads: t.array(Read) }), t.partial({ hiera: Input, providers: t.array(Provider), clock: t.string })]),
+      /** `hiera` only when a `--hiera FILE` was given; `providers` only when a plugin resource is managed; `plugins` only when a document held a `_plugin` reference. */
+      inputs: t.intersection([t.type({ manifest: Input, sources: t.array(Input), reads: t.array(Read) }), t.partial({ hiera: Input, providers: t.array(Provider), clock: t.string, plugins: t.array(PluginInput) })]),
       failOnError: t.boolean,
       resources: t.array(resource),
       summary: Summary,

@@ -54,6 +54,10 @@ export interface Options {
   readonly holo?: Families.ApplyServices['holo']
   /** How the generation of a run that changes something is recorded (docs/generations.md). */
   readonly generations?: Generations.Settings
+  /** Takes sensitive values out of what the journal records of a step (a plan with secrets runs in clear, in memory only). */
+  readonly redact?: (text: string) => string
+  /** Resources that changed before this run (a `plait ensure` session's earlier commands): a subscriber refreshes for them too. */
+  readonly changedBefore?: (id: string) => boolean
 }
 
 /** The default state directory. */
@@ -276,7 +280,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     let error: string | undefined = r.failed
     const notes: string[] = [] // why it runs as it does: shown before its steps' reasons
     const after: string[] = [] // what running it showed (output, health checks): shown after them
-    const turn = error !== undefined ? E.right({ steps: [], expected: r, notes: [] }) : await Run.run(type.turn(r, { accounts, changed: (id) => outcomeOf(id) === 'changed' }), requests)
+    const turn = error !== undefined ? E.right({ steps: [], expected: r, notes: [] }) : await Run.run(type.turn(r, { accounts, changed: (id) => outcomeOf(id) === 'changed' || options.changedBefore?.(id) === true }), requests)
     if (E.isLeft(turn)) error = turn.left.description
     else {
       steps = turn.right.steps
@@ -297,7 +301,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
     for (const step of error === undefined ? steps : []) {
       seq += 1
       const family = familyFor(step._tag)
-      const what = family.describe(step)
+      const what = options.redact?.(family.describe(step)) ?? family.describe(step)
       const undo = await family.prepare(step, `${state.backups}/${seq}`)
       if (E.isLeft(undo)) {
         error = `cannot back up before ${what}: ${Fault.render(undo.left)}`

@@ -7,25 +7,63 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import * as Diagnostic from '../core/Diagnostic.js'
+import type { Position } from '../core/Position.js'
 import * as Fault from '../core/Fault.js'
 import * as Node from '../manifest/Node.js'
 import * as References from '../manifest/References.js'
 
 // model
 
-/** Runs one plugin for a reference: the value it gives, or the fault that stopped it. */
-export type Resolver = (reference: References.Reference) => TE.TaskEither<Fault.Fault, unknown>
+/** What a plugin gave for a reference: the value, and whether it is sensitive (it came from a secret plugin). */
+export interface Answer {
+  readonly value: unknown
+  readonly sensitive: boolean
+}
+
+/** Runs one plugin for a reference: what it gives, or the fault that stopped it. */
+export type Resolver = (reference: References.Reference) => TE.TaskEither<Fault.Fault, Answer>
 
 /** The plugins a run can resolve references with, by name. */
 export type Resolvers = ReadonlyMap<string, Resolver>
 
+/**
+ * One reference of a document (not one inside another's parameters or result), as written and as
+ * resolved: a plan input. `sensitive` when its plugin, or any plugin its parameters or its result
+ * needed, is a secret plugin; then `value` must never be shown or saved in clear.
+ */
+export interface Resolved {
+  readonly plugin: string
+  readonly at: Position
+  /** The reference as the document writes it, its inner references unresolved: what apply resolves again. */
+  readonly reference: Readonly<Record<string, unknown>>
+  readonly value: unknown
+  readonly sensitive: boolean
+}
+
+/** A document with its references resolved, and the references it held, in document order. */
+export interface Outcome {
+  readonly node: Node.Node
+  readonly resolved: ReadonlyArray<Resolved>
+}
+
 /** How many times a plugin's result may itself be a reference that is resolved again (a plugin that answers with itself stops here). */
 export const depthLimit = 32
+
+/** The name under which a table may hold the resolver of every plugin it does not name (validate's placeholders). */
+export const anyPlugin = '*'
 
 /** The plugins of a run that has none. */
 export const none: Resolvers = new Map()
 
 type Result = E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Node.Node>
+
+/** What a walk gathers: the document's references (top level only), and whether anything it resolved was sensitive. */
+interface Gathered {
+  readonly resolved: Resolved[] | undefined
+  sensitive: boolean
+  /** The texts of every sensitive value resolved (hidden from the messages of the plugins that got them). */
+  readonly secrets: string[]
+}
 
 // guards
 
@@ -35,34 +73,47 @@ export const mayRefer = (text: string): boolean => text.includes(References.plug
 // combinators
 
 /** Resolves every reference of a document; a document without one is given back as it is, without a walk. */
-export const resolve = async (doc: Node.Node, resolvers: Resolvers): Promise<Result> => (References.any(doc) ? walk(doc, resolvers, 0) : E.right(doc))
+export const resolve = async (doc: Node.Node, resolvers: Resolvers): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Outcome>> => {
+  if (!References.any(doc)) return E.right({ node: doc, resolved: [] })
+  const g: Gathered = { resolved: [], sensitive: false, secrets: [] }
+  return E.map((node: Node.Node): Outcome => ({ node, resolved: g.resolved ?? [] }))(await walk(doc, resolvers, 0, g))
+}
 
-const walk = async (n: Node.Node, resolvers: Resolvers, depth: number): Promise<Result> => {
+/** The sensitive texts of a value: every string and number in it (keys and booleans are its shape, not its secret). */
+export const texts = (v: unknown): ReadonlyArray<string> => {
+  if (typeof v === 'string') return [v]
+  if (typeof v === 'number') return [String(v)]
+  if (Array.isArray(v)) return v.flatMap(texts)
+  if (typeof v === 'object' && v !== null) return Object.values(v).flatMap(texts)
+  return []
+}
+
+const walk = async (n: Node.Node, resolvers: Resolvers, depth: number, g: Gathered): Promise<Result> => {
   switch (n._tag) {
     case 'Scalar':
       return E.right(n)
     case 'Seq': {
-      const items = await all(n.items.map((i) => () => walk(i, resolvers, depth)))
+      const items = await all(n.items.map((i) => () => walk(i, resolvers, depth, g)))
       return E.map((xs: ReadonlyArray<Node.Node>): Node.Node => ({ ...n, items: xs }))(items)
     }
     case 'Map': {
       const plugin = References.pluginEntry(n)
-      if (plugin !== undefined) return reference(n, plugin, resolvers, depth)
-      const values = await all(n.entries.map((e) => () => walk(e.value, resolvers, depth)))
+      if (plugin !== undefined) return reference(n, plugin, resolvers, depth, g)
+      const values = await all(n.entries.map((e) => () => walk(e.value, resolvers, depth, g)))
       return E.map((vs: ReadonlyArray<Node.Node>): Node.Node => ({ ...n, entries: n.entries.map((e, i) => ({ ...e, value: vs[i]! })) }))(values)
     }
   }
 }
 
 /** Resolves one reference: its parameters first, then the plugin, then whatever references its value holds. */
-const reference = async (n: Node.MapNode, plugin: Node.Entry, resolvers: Resolvers, depth: number): Promise<Result> => {
+const reference = async (n: Node.MapNode, plugin: Node.Entry, resolvers: Resolvers, depth: number, g: Gathered): Promise<Result> => {
   const name = plugin.value
   if (name._tag !== 'Scalar' || typeof name.value !== 'string' || name.value === '') {
     return E.left([Diagnostic.make('Decode', `${References.pluginKey} must name a plugin (a non-empty string), not ${name._tag === 'Scalar' && name.value === '' ? 'an empty string' : Node.describe(name)}`, { at: name.at })])
   }
-  const resolver = resolvers.get(name.value)
+  const resolver = resolvers.get(name.value) ?? resolvers.get(anyPlugin)
   if (resolver === undefined) {
-    const known = [...resolvers.keys()].sort()
+    const known = [...resolvers.keys()].filter((k) => k !== anyPlugin).sort()
     return E.left([
       Diagnostic.make('Reference', `${References.pluginKey}: ${JSON.stringify(name.value)}: no plugin of that name`, {
         at: plugin.keyAt,
@@ -73,13 +124,31 @@ const reference = async (n: Node.MapNode, plugin: Node.Entry, resolvers: Resolve
   if (depth >= depthLimit) {
     return E.left([Diagnostic.make('Reference', `${References.pluginKey}: ${JSON.stringify(name.value)}: plugin results hold references ${depthLimit} levels deep`, { at: plugin.keyAt, hint: 'a plugin that answers with a reference to itself never ends' })])
   }
-  const params = await all(n.entries.filter((e) => e !== plugin).map((e) => async () => E.map((v: Node.Node) => [e.key, Node.toJS(v)] as const)(await walk(e.value, resolvers, depth))))
+  // Inner references are not plan inputs of their own: the reference that holds them is, and is resolved again whole.
+  const inner: Gathered = { resolved: undefined, sensitive: false, secrets: [] }
+  const params = await all(n.entries.filter((e) => e !== plugin).map((e) => async () => E.map((v: Node.Node) => [e.key, Node.toJS(v)] as const)(await walk(e.value, resolvers, depth, inner))))
   if (E.isLeft(params)) return params
-  const value = await resolver({ plugin: name.value, parameters: Object.fromEntries(params.right), at: plugin.keyAt })()
-  if (E.isLeft(value)) return E.left([Diagnostic.make('Reference', `${References.pluginKey}: ${JSON.stringify(name.value)}: ${Fault.render(value.left)}`, { at: plugin.keyAt })])
-  const node = References.nodeOf(value.right, plugin.keyAt)
-  return References.any(node) ? walk(node, resolvers, depth + 1) : E.right(node)
+  const answer = await resolver({ plugin: name.value, parameters: Object.fromEntries(params.right), at: plugin.keyAt })()
+  // A plugin given a secret may quote it in its error: the message is shown without it.
+  if (E.isLeft(answer)) return E.left([Diagnostic.make('Reference', `${References.pluginKey}: ${JSON.stringify(name.value)}: ${hide(inner.secrets, Fault.render(answer.left))}`, { at: plugin.keyAt })])
+  if (answer.right.sensitive) {
+    inner.sensitive = true
+    inner.secrets.push(...texts(answer.right.value))
+  }
+  const node = References.nodeOf(answer.right.value, plugin.keyAt)
+  const result = References.any(node) ? await walk(node, resolvers, depth + 1, inner) : E.right(node)
+  if (E.isLeft(result)) return result
+  if (inner.sensitive) {
+    g.sensitive = true
+    g.secrets.push(...inner.secrets)
+  }
+  g.resolved?.push({ plugin: name.value, at: plugin.keyAt, reference: Node.toJS(n) as Record<string, unknown>, value: Node.toJS(result.right), sensitive: inner.sensitive })
+  return result
 }
+
+/** A message with every sensitive text in it replaced by `[sensitive]`, longest first. */
+export const hide = (secrets: ReadonlyArray<string>, message: string): string =>
+  [...new Set(secrets)].filter((x) => x !== '').sort((a, b) => b.length - a.length).reduce((m, x) => m.split(x).join('[sensitive]'), message)
 
 /** Runs the tasks in order (plugins are programs: one at a time, in document order), gathering every error. */
 const all = async <A>(tasks: ReadonlyArray<() => Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, A>>>): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ReadonlyArray<A>>> => {

@@ -4,6 +4,7 @@
 // value, enough to see that a secret changed between two plans and nothing to guess it from
 // without the key. Sealing (PlanFile.seal) redacts first, so the hash is of the redacted body.
 import * as crypto from 'node:crypto'
+import * as Digest from '../core/Digest.js'
 import type * as Plan from '../core/Plan.js'
 
 // model
@@ -35,18 +36,67 @@ export const marker = (key: Uint8Array, value: string): string => `${open}${cryp
  * values the body is given back as it is (the same object: plans without secrets are unchanged).
  */
 export const body = (b: Plan.Body, secrets: Secrets): Plan.Body => {
+  const redact = text(secrets)
+  return redact === identity ? b : (walk(b, redact) as Plan.Body)
+}
+
+/** A redactor of text: every occurrence of every sensitive value replaced by its marker (as in `body`); with no values, the identity. */
+export const text = (secrets: Secrets): ((s: string) => string) => {
   const values = [...new Set(secrets.values.filter((v) => v !== ''))].sort((x, y) => y.length - x.length || (x < y ? -1 : 1))
-  if (values.length === 0) return b
+  if (values.length === 0) return identity
   const markers = new Map(values.map((v) => [v, marker(secrets.key, v)]))
   const pattern = new RegExp(values.map(escape).join('|'), 'g')
-  const text = (s: string): string => s.replace(pattern, (m) => markers.get(m)!)
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return text(v)
-    if (Array.isArray(v)) return v.map(walk)
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x)]))
-    return v
+  return (s) => s.replace(pattern, (m) => markers.get(m)!)
+}
+
+/** Any JSON-like value (a report, diagnostics) with the redactor applied to every string in it, keys too. */
+export const value = <A>(v: A, secrets: Secrets): A => {
+  const redact = text(secrets)
+  return redact === identity ? v : (walk(v, redact) as A)
+}
+
+/**
+ * A value with every marker replaced by the sensitive value it stands for, for the one use that needs
+ * them in clear (apply, in memory); `unknown` lists the markers none of the values stands for.
+ */
+export const reveal = <A>(v: A, secrets: Secrets): { readonly value: A; readonly unknown: ReadonlyArray<string> } => {
+  const clear = new Map(secrets.values.map((x) => [marker(secrets.key, x), x]))
+  const unknown = new Set<string>()
+  const out = walk(v, (s) =>
+    s.replace(markerPattern, (m) => {
+      const x = clear.get(m)
+      if (x === undefined) unknown.add(m)
+      return x ?? m
+    }),
+  ) as A
+  return { value: out, unknown: [...unknown] }
+}
+
+/** The keyed digest of a sensitive value (any JSON) as a plan records it: `hmac-sha256:` and 64 hex digits. */
+export const digest = (key: Uint8Array, v: unknown): string => `hmac-sha256:${crypto.createHmac('sha256', key).update(Digest.canonical(v), 'utf8').digest('hex')}`
+
+const identity = (s: string): string => s
+
+/**
+ * Applies f to every string of a value. A step's text content (`{encoding: 'utf8', data, sha256,
+ * size}`) whose data changed gets the digest and size of its new data: a redacted plan is
+ * consistent (its file checks pass) and holds no digest of the clear content in its steps, and a
+ * revealed one writes and checks the clear bytes.
+ */
+const walk = (v: unknown, f: (s: string) => string): unknown => {
+  if (typeof v === 'string') return f(v)
+  if (Array.isArray(v)) return v.map((x) => walk(x, f))
+  if (v !== null && typeof v === 'object') {
+    const out = Object.fromEntries(Object.entries(v).map(([k, x]) => [f(k), walk(x, f)]))
+    const c = v as Record<string, unknown>
+    if (c['encoding'] === 'utf8' && typeof c['data'] === 'string' && typeof c['sha256'] === 'string' && typeof c['size'] === 'number' && out['data'] !== c['data']) {
+      const bytes = Buffer.from(out['data'] as string, 'utf8')
+      out['sha256'] = crypto.createHash('sha256').update(bytes).digest('hex')
+      out['size'] = bytes.length
+    }
+    return out
   }
-  return walk(b) as Plan.Body
+  return v
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -1,6 +1,7 @@
 // e2e: `_plugin` references through the built binary. plait's own env_var and yaml plugins
 // (lib/bolt/) run as real processes; a project's own plugin module replaces ours; a run whose
 // manifest says no `_plugin` never looks at the project (a broken one does not stop it).
+import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterAll, beforeAll, describe, it } from 'vitest'
@@ -72,6 +73,52 @@ describe.concurrent('plugin references', () => {
     const plain = manifest.replace(/data:\n {2}motd:\n {4}_plugin: env_var\n {4}var: PLAIT_E2E_MOTD\n/, 'data:\n  motd: plain\n')
     const r = await plait(['plan', s.manifest(plain), '--root', s.root, '--project', project])
     expect(r.code, show(r)).toBe(0)
+  })
+})
+
+describe.concurrent('plugin results as plan inputs, validate and compile', () => {
+  it("the plan records each reference and its value's digest, and applying it runs no plugin", async ({ expect }) => {
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const plan = path.join(s.host, 'plan.json')
+    const m = s.manifest(manifest)
+    const made = await plait(['plan', m, '--root', s.root, '--project', tempDir(), '--out', plan], { env: { PLAIT_E2E_MOTD: 'planned value' } })
+    expect(made.code, show(made)).toBe(0)
+    const inputs = (JSON.parse(fs.readFileSync(plan, 'utf8')) as { inputs: { plugins: unknown } }).inputs.plugins
+    expect(inputs).toEqual([{ plugin: 'env_var', at: `${m}:3:5`, reference: { _plugin: 'env_var', var: 'PLAIT_E2E_MOTD' }, digest: `sha256:${createHash('sha256').update('"planned value"').digest('hex')}` }])
+    // The variable is unset at apply: the plugin would fail if it ran.
+    const a = await plait(['apply', plan, '--root', s.root], { env: { PLAIT_E2E_MOTD: undefined } })
+    expect(a.code, show(a)).toBe(0)
+    expect(fs.readFileSync(s.at('etc/motd'), 'utf8')).toBe('planned value\n')
+  })
+
+  it('validate runs no plugin unless --resolve, and lists the references it did not resolve', async ({ expect }) => {
+    const s = sandbox()
+    const m = s.manifest(manifest)
+    const v = await plait(['validate', m, '--project', tempDir()], { env: { PLAIT_E2E_MOTD: undefined } })
+    expect(v.code, show(v)).toBe(0)
+    expect(v.stdout).toBe(`${m}: valid, 1 resource\nnot resolved (--resolve runs their plugins): _plugin: env_var at ${m}:3:5\n`)
+    const resolved = await plait(['validate', m, '--project', tempDir(), '--resolve'], { env: { PLAIT_E2E_MOTD: undefined } })
+    expect(resolved.code, show(resolved)).toBe(1)
+    expect(resolved.stderr).toContain("env_var plugin requires that the var 'PLAIT_E2E_MOTD' be set")
+    const ok = await plait(['validate', m, '--project', tempDir(), '--resolve'], { env: { PLAIT_E2E_MOTD: 'set' } })
+    expect(ok.code, show(ok)).toBe(0)
+    expect(ok.stdout).toBe(`${m}: valid, 1 resource\n`)
+  })
+
+  it("compile shows a secret plugin's value as [sensitive]", async ({ expect }) => {
+    const project = tempDir()
+    fs.mkdirSync(path.join(project, 'modules/vault/tasks'), { recursive: true })
+    fs.writeFileSync(path.join(project, 'modules/vault/bolt_plugin.json'), '{}\n')
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.sh'), '#!/bin/sh\necho \'{"value": "Compile-Secret-5"}\'\n', { mode: 0o755 })
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+    const m = sandbox().manifest(manifest.replace('_plugin: env_var\n    var: PLAIT_E2E_MOTD', '_plugin: vault'))
+    for (const json of [[], ['--json']]) {
+      const r = await plait(['compile', m, '--project', project, ...json])
+      expect(r.code, show(r)).toBe(0)
+      expect(r.stdout).toContain('[sensitive]')
+      expect(r.stdout + r.stderr).not.toContain('Compile-Secret-5')
+    }
   })
 })
 

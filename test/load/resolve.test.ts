@@ -1,6 +1,6 @@
 // resolve: plugin references are replaced by what their plugins give, inner ones first, results
 // resolved again, every failure an error at the reference; a document without one is untouched.
-// The resolvers here are functions of the test: plait has no reference plugins of its own yet.
+// The resolvers here are functions of the test (the Bolt ones run for real in test/interpreters/bolt).
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { fc, test } from '@fast-check/vitest'
@@ -20,7 +20,7 @@ const tree = (text: string): Node.Node => {
 const resolved = async (text: string, resolvers: Resolve.Resolvers): Promise<unknown> => {
   const r = await Resolve.resolve(tree(text), resolvers)
   if (E.isLeft(r)) throw new Error(r.left.map((d) => d.message).join('\n'))
-  return Node.toJS(r.right)
+  return Node.toJS(r.right.node)
 }
 
 const problems = async (text: string, resolvers: Resolve.Resolvers = Resolve.none): Promise<ReadonlyArray<string>> => {
@@ -32,14 +32,14 @@ const problems = async (text: string, resolvers: Resolve.Resolvers = Resolve.non
 /** A plugin that gives its `value` parameter, and records what it was asked. */
 const echo = (asked: References.Reference[] = []): Resolve.Resolver => (ref) => {
   asked.push(ref)
-  return TE.right(ref.parameters['value'])
+  return TE.right({ value: ref.parameters['value'], sensitive: false })
 }
 
 describe('the resolve stage', () => {
   it('gives back a document without references as it is, without walking it', async () => {
     const t = tree('data:\n  a: 1\n  b: [x, {c: d}]\n')
     const r = await Resolve.resolve(t, Resolve.none)
-    expect(E.isRight(r) && r.right).toBe(t)
+    expect(E.isRight(r) && r.right.node).toBe(t)
   })
 
   it('replaces a reference by its plugin\'s value, in data, lists and properties', async () => {
@@ -56,13 +56,13 @@ describe('the resolve stage', () => {
   })
 
   it('resolves a result that is itself a reference', async () => {
-    const again: Resolve.Resolver = () => TE.right({ _plugin: 'echo', value: 'at last' })
+    const again: Resolve.Resolver = () => TE.right({ value: { _plugin: 'echo', value: 'at last' }, sensitive: false })
     expect(await resolved('x:\n  _plugin: again\n', new Map([['again', again], ['echo', echo()]]))).toEqual({ x: 'at last' })
   })
 
   it('keeps a plugin\'s strings as text: "0644" is not read as a number', async () => {
     const r = await Resolve.resolve(tree('x:\n  _plugin: echo\n  value: "0644"\n'), new Map([['echo', echo()]]))
-    const x = E.isRight(r) && r.right._tag === 'Map' ? r.right.entries[0]!.value : undefined
+    const x = E.isRight(r) && r.right.node._tag === 'Map' ? r.right.node.entries[0]!.value : undefined
     expect(x).toMatchObject({ _tag: 'Scalar', value: '0644', quoted: true, at: { line: 2, col: 3 } })
   })
 
@@ -88,7 +88,7 @@ describe('the resolve stage', () => {
   })
 
   it('stops a plugin that answers with itself', async () => {
-    const self: Resolve.Resolver = () => TE.right({ _plugin: 'self' })
+    const self: Resolve.Resolver = () => TE.right({ value: { _plugin: 'self' }, sensitive: false })
     expect(await problems('a:\n  _plugin: self\n', new Map([['self', self]]))).toEqual([
       `2:3 Reference _plugin: "self": plugin results hold references ${Resolve.depthLimit} levels deep (a plugin that answers with a reference to itself never ends)`,
     ])
@@ -98,7 +98,7 @@ describe('the resolve stage', () => {
     const text = 'data:\n  motd:\n    _plugin: echo\n    value: hello\nccm:\n  resources:\n    - file:\n        - /etc/motd:\n            owner: root\n            group: root\n            mode: "0644"\n            content: "{{ lookup(\'data.motd\') }}"\n'
     const r = await Resolve.resolve(tree(text), new Map([['echo', echo()]]))
     if (E.isLeft(r)) throw new Error('no')
-    const ok = compileTree('m.yaml', text, r.right, '/srv')
+    const ok = compileTree('m.yaml', text, r.right.node, '/srv')
     if (E.isLeft(ok)) throw new Error(ok.left.map((d) => d.message).join('\n'))
     expect((ok.right.resources[0] as unknown as { content: { text: string } }).content.text).toBe('hello')
   })
@@ -111,13 +111,52 @@ describe('the resolve stage', () => {
     const at = { file: 'm.yaml', line: 1, col: 1 }
     const n = References.nodeOf(value, at)
     const r = await Resolve.resolve(n, new Map([['echo', echo()]]))
-    expect(E.isRight(r) && r.right).toBe(n)
+    expect(E.isRight(r) && r.right.node).toBe(n)
   })
 
   test.prop([plain, plain])('a reference resolves to exactly its plugin\'s value, wherever it stands (law: substitution)', async (outer, inner) => {
     const at = { file: 'm.yaml', line: 1, col: 1 }
     const doc = References.nodeOf({ outer, here: { _plugin: 'echo', value: inner } }, at)
     const r = await Resolve.resolve(doc, new Map([['echo', echo()]]))
-    expect(E.isRight(r) && Node.toJS(r.right)).toEqual({ outer, here: inner ?? null })
+    expect(E.isRight(r) && Node.toJS(r.right.node)).toEqual({ outer, here: inner ?? null })
+  })
+
+  /** A secret plugin of the test: gives its `value`, sensitive. */
+  const secret: Resolve.Resolver = (ref) => TE.right({ value: ref.parameters['value'], sensitive: true })
+
+  it('lists the references of a document as written, with their values, and which are sensitive', async () => {
+    const text = 'a:\n  _plugin: echo\n  value: plain\nb:\n  _plugin: secret\n  value: {pw: s3cr3t}\n'
+    const r = await Resolve.resolve(tree(text), new Map([['echo', echo()], ['secret', secret]]))
+    if (E.isLeft(r)) throw new Error('no')
+    expect(r.right.resolved.map((x) => [x.plugin, `${x.at.line}:${x.at.col}`, x.reference, x.value, x.sensitive])).toEqual([
+      ['echo', '2:3', { _plugin: 'echo', value: 'plain' }, 'plain', false],
+      ['secret', '5:3', { _plugin: 'secret', value: { pw: 's3cr3t' } }, { pw: 's3cr3t' }, true],
+    ])
+  })
+
+  it('makes a reference sensitive when a reference in its parameters or its result is, and lists only the outer one', async () => {
+    const text = 'a:\n  _plugin: echo\n  value:\n    inner:\n      _plugin: secret\n      value: hidden\nb:\n  _plugin: wraps\n'
+    const wraps: Resolve.Resolver = () => TE.right({ value: { _plugin: 'secret', value: 'also hidden' }, sensitive: false })
+    const r = await Resolve.resolve(tree(text), new Map([['echo', echo()], ['secret', secret], ['wraps', wraps]]))
+    if (E.isLeft(r)) throw new Error('no')
+    expect(r.right.resolved.map((x) => [x.plugin, x.reference, x.sensitive])).toEqual([
+      ['echo', { _plugin: 'echo', value: { inner: { _plugin: 'secret', value: 'hidden' } } }, true],
+      ['wraps', { _plugin: 'wraps' }, true],
+    ])
+  })
+
+  it('hides a secret from the error of a plugin that was given it', async () => {
+    const quoting: Resolve.Resolver = (ref) => TE.left(Fault.make('Failed', 'bolt', 'resolve_reference', 'quoting', `cannot open ${JSON.stringify(ref.parameters['path'])}`))
+    const text = 'a:\n  _plugin: quoting\n  path:\n    _plugin: secret\n    value: Xy-secret-9\n'
+    expect(await problems(text, new Map([['quoting', quoting], ['secret', secret]]))).toEqual(['2:3 Reference _plugin: "quoting": resolve_reference quoting: cannot open "[sensitive]"'])
+  })
+
+  it('takes the strings and numbers of a value as its sensitive texts, not its keys or booleans', () => {
+    expect(Resolve.texts({ user: 'admin', pin: 1234, list: ['a', { deep: 'b' }], on: true, none: null })).toEqual(['admin', '1234', 'a', 'b'])
+  })
+
+  test.prop([fc.array(fc.string({ minLength: 1 }), { maxLength: 5 }), fc.string()])('hide leaves no secret in a message (law: nothing hidden survives)', (secrets, message) => {
+    const shown = Resolve.hide(secrets, message + secrets.join(' '))
+    for (const x of secrets) if (!'[sensitive]'.includes(x)) expect(shown.includes(x)).toBe(false)
   })
 })

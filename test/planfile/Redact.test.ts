@@ -1,5 +1,7 @@
 // Redact: a sealed plan holds no sensitive value in clear, anywhere; its marker tells a changed
-// secret from an unchanged one under the same key; a plan without secrets is unchanged.
+// secret from an unchanged one under the same key; a plan without secrets is unchanged; revealing
+// (apply, in memory) gives the clear plan back, its text contents with their clear digests.
+import { createHash } from 'node:crypto'
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import type * as Plan from '../../src/core/Plan.js'
@@ -8,6 +10,8 @@ import * as Redact from '../../src/planfile/Redact.js'
 
 const key = new Uint8Array(32).fill(7)
 const otherKey = new Uint8Array(32).fill(9)
+
+const sha = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex')
 
 const root = { name: 'root', id: 0 }
 
@@ -91,6 +95,48 @@ describe('Redact', () => {
       }
       collect(out)
       for (const s of strings) for (const piece of s.split(Redact.markerPattern)) for (const x of secrets) expect(piece).not.toContain(x)
+    },
+  )
+
+  it('gives a redacted text content the digest and size of its redacted data, and a revealed one those of its clear data', () => {
+    const clear = bodyWith('hunter2-s3cret')
+    const withDigest = { ...clear, resources: clear.resources.map((r) => ({ ...r, steps: r.steps.map((st) => ({ ...st, content: { encoding: 'utf8', data: 'password=hunter2-s3cret\n', sha256: sha('password=hunter2-s3cret\n'), size: 24 } })) })) } as Plan.Body
+    const secrets = { values: ['hunter2-s3cret'], key }
+    const redacted = Redact.body(withDigest, secrets)
+    const content = (b: Plan.Body) => (b.resources[0]!.steps[0] as unknown as { content: { data: string; sha256: string; size: number } }).content
+    expect(content(redacted).sha256).toBe(sha(content(redacted).data))
+    expect(content(redacted).size).toBe(Buffer.byteLength(content(redacted).data))
+    expect(JSON.stringify(redacted)).not.toContain(sha('password=hunter2-s3cret\n'))
+    const back = Redact.reveal(redacted, secrets)
+    expect(back.unknown).toEqual([])
+    expect(content(back.value)).toEqual({ encoding: 'utf8', data: 'password=hunter2-s3cret\n', sha256: sha('password=hunter2-s3cret\n'), size: 24 })
+  })
+
+  it('names the markers no given value stands for, and leaves them in place', () => {
+    const redacted = Redact.body(bodyWith('one-secret'), { values: ['one-secret'], key })
+    const r = Redact.reveal(redacted, { values: ['another'], key })
+    expect(r.unknown).toEqual([Redact.marker(key, 'one-secret')])
+    expect(JSON.stringify(r.value)).toContain(Redact.marker(key, 'one-secret'))
+  })
+
+  it('redacts any value (a report, diagnostics) and texts, and digests a value under a key', () => {
+    expect(Redact.value({ messages: ['wrote pw=xyz-9'], n: 1 }, { values: ['xyz-9'], key })).toEqual({ messages: [`wrote pw=${Redact.marker(key, 'xyz-9')}`], n: 1 })
+    expect(Redact.text({ values: [], key })('xyz-9')).toBe('xyz-9')
+    expect(Redact.digest(key, { a: 1, b: 'x' })).toMatch(/^hmac-sha256:[0-9a-f]{64}$/)
+    expect(Redact.digest(key, { b: 'x', a: 1 })).toBe(Redact.digest(key, { a: 1, b: 'x' }))
+    expect(Redact.digest(otherKey, { a: 1, b: 'x' })).not.toBe(Redact.digest(key, { a: 1, b: 'x' }))
+  })
+
+  const noMarks = fc.jsonValue({ maxDepth: 3 }).filter((v) => !JSON.stringify(v).includes('⟦'))
+
+  test.prop([noMarks, fc.array(fc.string({ minLength: 1, maxLength: 8 }).filter((x) => !x.includes('⟦') && !x.includes('⟧')), { minLength: 1, maxLength: 4 })])(
+    'revealing a redacted value with the same values gives the value back (law: round trip)',
+    (value, secrets) => {
+      const planted = { value, text: secrets.join('|') }
+      const s = { values: secrets, key }
+      const r = Redact.reveal(Redact.value(planted, s), s)
+      expect(r.unknown).toEqual([])
+      expect(r.value).toEqual(planted)
     },
   )
 })

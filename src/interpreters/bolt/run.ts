@@ -1,7 +1,7 @@
 // run: runs one Bolt task on the controller as Bolt's local transport does. The task and its
 // `files` are laid out in a fresh `_installdir` (MODULE/tasks/FILE, MODULE/files/..., ...); the
 // parameters, with the metaparameters `_task`, `_boltdir` and `_installdir`, go in by the task's
-// input method; the copy runs by its interpreter line (no shell) through process.ts, with a
+// input method; the copy runs by its interpreter line (a `.rb` task by Ruby, as Bolt runs it; no shell) through process.ts, with a
 // timeout that kills its process group; the install directory is removed afterwards, and the
 // output is read by protocol/Output.ts.
 import * as fs from 'node:fs/promises'
@@ -32,6 +32,9 @@ export interface Context {
   readonly tmpdir?: string
 }
 
+/** How a `.rb` task runs: with the `ruby` of the task's PATH (Bolt runs them with its own Ruby). */
+export const rubyInterpreter: Shebang.Shebang = Object.freeze({ interpreter: '/usr/bin/env', arg: 'ruby' })
+
 /** A task's support file entry: `MODULE/(files|lib|tasks)/PATH`, a trailing `/` for a directory. */
 export const fileEntry = /^([a-z][a-z0-9_]*)\/(files|lib|tasks)\/(.*)$/
 
@@ -52,7 +55,8 @@ export const run = async (ctx: Context, plugin: string, hook: string, task: Task
     if (laid !== undefined) return fault('Failed', laid)
     const input = Input.make(task.name, task.inputMethod, { ...params, _task: task.name, _boltdir: ctx.boltdir, _installdir: installdir })
     if (E.isLeft(input)) return fault('Failed', input.left)
-    const shebang = Shebang.parse(task.name, await head(copy))
+    // As Bolt's localhost target (its `interpreters` default): a Ruby task runs with Ruby, whatever its first line says.
+    const shebang = task.file.endsWith('.rb') ? E.right(rubyInterpreter) : Shebang.parse(task.name, await head(copy))
     if (E.isLeft(shebang)) return fault('Failed', shebang.left)
     const ran = await ctx.processes.run({
       file: shebang.right.interpreter,

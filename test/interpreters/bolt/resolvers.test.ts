@@ -40,11 +40,11 @@ const at = { file: 'm.yaml', line: 1, col: 1 }
 
 /** What plugin NAME gives for these parameters: its value, or its fault rendered. */
 const resolve = async (dir: string, plugin: string, parameters: Record<string, unknown>, o: Partial<Resolvers.Options> = {}): Promise<E.Either<string, unknown>> => {
-  const table = await Resolvers.resolversFor({ projectDir: dir, env: env(), tmpdir: tmp, ...o })
+  const table = await Resolvers.resolversFor({ projectDir: dir, env: env(), tmpdir: tmp, cacheFile: nodePath.join(dir, 'cache.json'), defaults: [], ...o })
   if (E.isLeft(table)) return table
   const r = table.right.get(plugin)
   if (r === undefined) return E.left(`no plugin ${plugin} (have ${[...table.right.keys()].join(', ')})`)
-  return E.mapLeft((f: Fault.Fault) => `${f._tag}: ${f.description}`)(await r({ plugin, parameters, at })())
+  return E.bimap((f: Fault.Fault) => `${f._tag}: ${f.description}`, (a: Resolve.Answer) => a.value)(await r({ plugin, parameters, at })())
 }
 
 /** A module with bolt_plugin.json and one resolve_reference task. */
@@ -102,7 +102,7 @@ describe('finding plugins', () => {
     expect(await resolve(dir, 'b', {}, o)).toEqual(E.right('b'))
     expect(await resolve(dir, 'extra', {}, o)).toEqual(E.right('extra'))
     const table = await Resolvers.resolversFor({ projectDir: dir, ...o })
-    expect(E.isRight(table) && [...table.right.keys()].sort()).toEqual(['a', 'b', 'env_var', 'extra', 'yaml'])
+    expect(E.isRight(table) && [...table.right.keys()].sort()).toEqual(['a', 'b', 'env_var', 'extra', 'pkcs7', 'yaml'])
   })
 
   it('finds a project-level plugin when bolt-project.yaml names the project', async () => {
@@ -111,7 +111,7 @@ describe('finding plugins', () => {
     const unnamed = await project({ 'bolt-project.yaml': 'modulepath: [mods]\n', 'bolt_plugin.json': '{}', 'mods/m/bolt_plugin.json': '{}', 'mods/m/tasks/resolve_reference.sh': '#!/bin/sh\necho \'{"value": "m"}\'\n' })
     expect(await resolve(unnamed, 'm', {})).toEqual(E.right('m'))
     const table = await Resolvers.resolversFor({ projectDir: unnamed })
-    expect(E.isRight(table) && [...table.right.keys()].sort()).toEqual(['env_var', 'm', 'yaml'])
+    expect(E.isRight(table) && [...table.right.keys()].sort()).toEqual(['env_var', 'm', 'pkcs7', 'yaml'])
   })
 
   it('uses the hooks mapping first, then the task named after the hook', async () => {
@@ -293,9 +293,8 @@ describe('running plugin tasks', () => {
     expect(await fs.readFile(nodePath.join(dir, 'log'), 'utf8')).toBe('validate\nresolve\nvalidate\n')
   })
 
-  it('refuses _cache as not supported yet, and drops other _ keys as Bolt does', async () => {
+  it('drops _ keys other than _cache as Bolt does', async () => {
     const dir = await project(plugin('p', echoStdin, { parameters: { a: { type: 'Integer' } } }))
-    expect(await resolve(dir, 'p', { a: 1, _cache: { ttl: 60 } })).toEqual(E.left('Failed: _cache is not supported yet: plait runs the plugin on every reference (remove _cache)'))
     const r = await resolve(dir, 'p', { a: 1, _other: 2 })
     expect(E.isRight(r) && r.right).toMatchObject({ a: 1 })
     expect(E.isRight(r) && (r.right as Record<string, unknown>)['_other']).toBeUndefined()
@@ -315,7 +314,7 @@ describe('references through the resolve stage', () => {
     if (E.isLeft(tree)) throw new Error('parse')
     const r = await Resolve.resolve(tree.right, table.right)
     if (E.isLeft(r)) throw new Error(r.left.map((d) => d.message).join('\n'))
-    expect(Node.toJS(r.right)).toEqual({ data: { x: { wrapped: { list: ['deep'] } }, y: 'twice' } })
+    expect(Node.toJS(r.right.node)).toEqual({ data: { x: { wrapped: { list: ['deep'] } }, y: 'twice' } })
   })
 
   it('reports a failing plugin at its reference', async () => {

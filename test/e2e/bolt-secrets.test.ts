@@ -1,0 +1,212 @@
+// e2e: Bolt secrets through the built binary. `plait secret createkeys|encrypt|decrypt` with
+// plait's own pkcs7 plugin (lib/bolt/pkcs7, openssl); a manifest that takes a value through
+// `_plugin: pkcs7` plans and applies with the value only ever in memory: the plan file, every
+// rendering of it, stdout, stderr and the state directory are searched for the clear text. A
+// secret plugin of the test's own (a shell module) shows apply refusing a plan whose secret changed;
+// a puppet_library hook of our own runs before `apply --prepare`, and its failure stops it.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { afterAll, beforeAll, describe, it } from 'vitest'
+import { cleanup, ensureBuilt, plait, sandbox, show, stackFrame, stateRel, tempDir } from './helpers.js'
+
+beforeAll(ensureBuilt)
+afterAll(cleanup)
+
+/** Every file below a directory, with its text. */
+const texts = (dir: string): ReadonlyArray<readonly [string, string]> =>
+  fs.existsSync(dir) ? (fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[]).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).isFile()).map((f) => [f, fs.readFileSync(f, 'latin1')] as const) : []
+
+const fileManifest = (data: string, content = "password={{ lookup('data.pw') }}\\n", mode = '0600'): string => `data:
+  pw:
+${data}
+ccm:
+  resources:
+    - file:
+        - /etc/app.conf:
+            content: "${content}"
+            owner: root
+            group: root
+            mode: "${mode}"
+`
+
+describe.concurrent('secrets', () => {
+  it('createkeys, encrypt and decrypt with pkcs7, then a manifest whose secret never leaves memory', async ({ expect }) => {
+    const secret = 'Nk8-e2e-distinctive-secret'
+    const project = tempDir()
+    const keys = await plait(['secret', 'createkeys', '--project', project])
+    expect(keys.code, show(keys)).toBe(0)
+    expect(keys.stdout).toBe(`${path.join(project, 'keys/public_key.pkcs7.pem')}\n${path.join(project, 'keys/private_key.pkcs7.pem')}\n`)
+    const again = await plait(['secret', 'createkeys', '--project', project])
+    expect(again.code, show(again)).toBe(1)
+    expect(again.stderr).toContain("Existing key pairs can be overwritten by setting the 'force' option to true")
+    expect((await plait(['secret', 'createkeys', '--force', '--project', project])).code).toBe(0)
+    const enc = await plait(['secret', 'encrypt', '--project', project, secret])
+    expect(enc.code, show(enc)).toBe(0)
+    const cipher = enc.stdout.trim()
+    expect(cipher).toMatch(/^ENC\[PKCS7,[A-Za-z0-9+/=]+\]$/)
+    const dec = await plait(['secret', 'decrypt', '--project', project, cipher])
+    expect(dec.code, show(dec)).toBe(0)
+    expect(dec.stdout).toBe(`${secret}\n`)
+
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const m = s.manifest(fileManifest(`    _plugin: pkcs7\n    encrypted_value: "${cipher}"`))
+    const planFile = path.join(s.host, 'plan.json')
+    const outputs: string[] = []
+    const p = await plait(['plan', m, '--root', s.root, '--project', project, '--out', planFile])
+    expect(p.code, show(p)).toBe(0)
+    outputs.push(p.stdout, p.stderr)
+    const planText = fs.readFileSync(planFile, 'utf8')
+    expect(planText).toMatch(/⟦sensitive:[0-9a-f]{16}⟧/)
+    const plan = JSON.parse(planText) as { inputs: { plugins: ReadonlyArray<Record<string, unknown>> } }
+    expect(plan.inputs.plugins).toEqual([{ plugin: 'pkcs7', at: `${m}:3:5`, reference: { _plugin: 'pkcs7', encrypted_value: cipher }, digest: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/), sensitive: true }])
+    for (const format of ['text', 'json', 'markdown', 'github']) {
+      const r = await plait(['show', planFile, '--format', format])
+      expect(r.code, show(r)).toBe(0)
+      if (format !== 'github') expect(r.stdout).toMatch(/⟦sensitive:[0-9a-f]{16}⟧/) // annotations name resources, not contents
+      outputs.push(r.stdout, r.stderr)
+    }
+    const a = await plait(['apply', planFile, '--root', s.root, '--project', project, '--json'])
+    expect(a.code, show(a)).toBe(0)
+    outputs.push(a.stdout, a.stderr)
+    expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe(`password=${secret}\n`)
+    const same = await plait(['plan', m, '--root', s.root, '--project', project, '--detailed-exitcode'])
+    expect(same.code, show(same)).toBe(0)
+    outputs.push(same.stdout, same.stderr)
+    // apply of the manifest itself (plan and apply in one run) changes the file back after a local edit
+    fs.writeFileSync(s.at('etc/app.conf'), 'edited\n')
+    const direct = await plait(['apply', m, '--root', s.root, '--project', project])
+    expect(direct.code, show(direct)).toBe(0)
+    outputs.push(direct.stdout, direct.stderr)
+    expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe(`password=${secret}\n`)
+    for (const o of [...outputs, planText]) expect(o).not.toContain(secret)
+    for (const [file, text] of texts(s.at(stateRel))) expect(text.includes(secret), file).toBe(false)
+  })
+
+  it('refuses a saved plan whose secret changed since it was made, before any change', async ({ expect }) => {
+    const project = tempDir()
+    // A secret plugin of our own: its value is the file secret.txt of the project (its working directory).
+    fs.mkdirSync(path.join(project, 'modules/vault/tasks'), { recursive: true })
+    fs.writeFileSync(path.join(project, 'modules/vault/bolt_plugin.json'), '{}\n')
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.sh'), '#!/bin/sh\nprintf \'{"value": "%s"}\' "$(cat secret.txt)"\n', { mode: 0o755 })
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+    fs.writeFileSync(path.join(project, 'secret.txt'), 'Old-Vault-Secret-41')
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const m = s.manifest(fileManifest('    _plugin: vault'))
+    const planFile = path.join(s.host, 'plan.json')
+    const p = await plait(['plan', m, '--root', s.root, '--project', project, '--out', planFile])
+    expect(p.code, show(p)).toBe(0)
+    expect(fs.readFileSync(planFile, 'utf8')).not.toContain('Old-Vault-Secret-41')
+    fs.writeFileSync(path.join(project, 'secret.txt'), 'New-Vault-Secret-42')
+    const a = await plait(['apply', planFile, '--root', s.root, '--project', project])
+    expect(a.code, show(a)).toBe(1)
+    expect(a.stderr).toContain(`${m}:3:5: the sensitive value of _plugin: vault changed since the plan was made (its digest differs); nothing was applied`)
+    expect(a.stderr).not.toMatch(stackFrame)
+    expect(a.stdout + a.stderr).not.toMatch(/Old-Vault|New-Vault/)
+    expect(fs.existsSync(s.at('etc/app.conf'))).toBe(false)
+    // the same secret again: the plan applies
+    fs.writeFileSync(path.join(project, 'secret.txt'), 'Old-Vault-Secret-41')
+    const ok = await plait(['apply', planFile, '--root', s.root, '--project', project])
+    expect(ok.code, show(ok)).toBe(0)
+    expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe('password=Old-Vault-Secret-41\n')
+  })
+
+  it('a command holding a secret: its output, a failure and a journal left by a crash never show it', async ({ expect }) => {
+    const project = tempDir()
+    fs.mkdirSync(path.join(project, 'modules/vault/tasks'), { recursive: true })
+    fs.writeFileSync(path.join(project, 'modules/vault/bolt_plugin.json'), '{}\n')
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.sh'), '#!/bin/sh\necho \'{"value": "Cmd-Secret-63"}\'\n', { mode: 0o755 })
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+    const s = sandbox()
+    const m = s.manifest(`data:
+  pw:
+    _plugin: vault
+ccm:
+  resources:
+    - exec:
+        - use-it:
+            provider: shell
+            command: "echo using {{ lookup('data.pw') }}; echo also {{ lookup('data.pw') }} >&2; exit 3"
+            logoutput: true
+`)
+    const failed = await plait(['apply', m, '--root', s.root, '--project', project])
+    expect(failed.code, show(failed)).toBe(1)
+    expect(failed.stdout + failed.stderr).toMatch(/⟦sensitive:[0-9a-f]{16}⟧/)
+    const crashed = await plait(['apply', m, '--root', s.root, '--project', project], { env: { PLAIT_CRASH_AT_STEP: '1' } })
+    expect(crashed.signal, show(crashed)).toBe('SIGKILL')
+    const journal = texts(s.at(stateRel))
+    expect(journal.some(([f]) => f.endsWith('journal')), journal.map(([f]) => f).join(' ')).toBe(true)
+    for (const [file, text] of journal) expect(text.includes('Cmd-Secret-63'), file).toBe(false)
+    for (const o of [failed.stdout, failed.stderr, crashed.stdout, crashed.stderr]) expect(o).not.toContain('Cmd-Secret-63')
+  })
+
+  it('an error about a sensitive value never quotes it', async ({ expect }) => {
+    const project = tempDir()
+    fs.mkdirSync(path.join(project, 'modules/vault/tasks'), { recursive: true })
+    fs.writeFileSync(path.join(project, 'modules/vault/bolt_plugin.json'), '{}\n')
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.sh'), '#!/bin/sh\necho \'{"value": "Mode-Secret-77"}\'\n', { mode: 0o755 })
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_encrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+    const s = sandbox()
+    const m = s.manifest(fileManifest('    _plugin: vault', 'x', "{{ lookup('data.pw') }}"))
+    const r = await plait(['plan', m, '--root', s.root, '--project', project])
+    expect(r.code, show(r)).toBe(1)
+    expect(r.stderr).toContain('[sensitive]')
+    expect(r.stdout + r.stderr).not.toContain('Mode-Secret-77')
+  })
+
+  it('names an unknown secret plugin and one without the hook', async ({ expect }) => {
+    const project = tempDir()
+    const unknown = await plait(['secret', 'encrypt', '--plugin', 'nosuch', '--project', project, 'x'])
+    expect(unknown.code, show(unknown)).toBe(1)
+    expect(unknown.stderr).toContain('nosuch: no plugin of that name')
+    const noHook = await plait(['secret', 'encrypt', '--plugin', 'env_var', '--project', project, 'x'])
+    expect(noHook.code, show(noHook)).toBe(1)
+    expect(noHook.stderr).toContain('Plugin env_var does not support secret_encrypt')
+  })
+})
+
+describe.concurrent('apply --prepare (puppet_library)', () => {
+  const withHook = (version: string): string => {
+    const project = tempDir()
+    fs.mkdirSync(path.join(project, 'modules/agent/tasks'), { recursive: true })
+    fs.writeFileSync(path.join(project, 'modules/agent/bolt_plugin.json'), '{}\n')
+    fs.writeFileSync(
+      path.join(project, 'modules/agent/tasks/puppet_library.sh'),
+      '#!/bin/sh\nif [ "$PT_version" = bad ]; then echo \'{"_error": {"msg": "cannot install the agent"}}\'; exit 1; fi\necho "$PT_version" > prepared\necho \'{}\'\n',
+      { mode: 0o755 },
+    )
+    fs.writeFileSync(path.join(project, 'bolt-project.yaml'), `plugin_hooks:\n  puppet_library:\n    plugin: agent\n    version: "${version}"\n`)
+    return project
+  }
+  const motd = `ccm:\n  resources:\n    - file:\n        - /etc/motd:\n            content: "hi\\n"\n            owner: root\n            group: root\n            mode: "0644"\n`
+
+  it('runs the hook first, then applies', async ({ expect }) => {
+    const project = withHook('7.1')
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const r = await plait(['apply', s.manifest(motd), '--root', s.root, '--project', project, '--prepare'])
+    expect(r.code, show(r)).toBe(0)
+    expect(r.stdout).toContain('puppet_library: ran plugin agent')
+    expect(fs.readFileSync(path.join(project, 'prepared'), 'utf8')).toBe('7.1\n')
+    expect(fs.readFileSync(s.at('etc/motd'), 'utf8')).toBe('hi\n')
+  })
+
+  it("stops the apply with the plugin's message before any change, for a manifest and a saved plan", async ({ expect }) => {
+    const project = withHook('bad')
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const m = s.manifest(motd)
+    const r = await plait(['apply', m, '--root', s.root, '--project', project, '--prepare'])
+    expect(r.code, show(r)).toBe(1)
+    expect(r.stderr).toMatch(/--prepare: puppet_library agent: Error executing plugin agent from puppet_library in .*puppet_library.sh: cannot install the agent; nothing was applied/)
+    expect(r.stderr).not.toMatch(stackFrame)
+    expect(fs.existsSync(s.at('etc/motd'))).toBe(false)
+    const planFile = path.join(s.host, 'plan.json')
+    expect((await plait(['plan', m, '--root', s.root, '--out', planFile])).code).toBe(0)
+    const a = await plait(['apply', planFile, '--root', s.root, '--project', project, '--prepare'])
+    expect(a.code, show(a)).toBe(1)
+    expect(a.stderr).toContain('cannot install the agent; nothing was applied')
+    expect(fs.existsSync(s.at('etc/motd'))).toBe(false)
+  })
+})
