@@ -25,6 +25,7 @@ const pure = [
   'src/cli/Github.ts',
   'src/cli/PlanDiff.ts',
   'src/policy/**/*.ts',
+  'src/ensure/**/*.ts',
   'src/executor/Journal.ts',
   'src/executor/Report.ts',
   'src/interpreters/posix/accounts.ts',

@@ -14,6 +14,8 @@ import * as Installation from '../interpreters/installation.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as CheckCommand from './check.js'
+import * as EnsureCommand from './ensure.js'
+import * as SessionCommand from './session.js'
 import * as HoloCommand from './holo.js'
 import * as PolicyCommand from './policy.js'
 import * as SecretCommand from './secret.js'
@@ -377,6 +379,8 @@ program
 CompileCommands.register(program)
 FactsCommand.register(program)
 CheckCommand.register(program)
+EnsureCommand.register(program)
+SessionCommand.register(program)
 HoloCommand.register(program)
 PolicyCommand.register(program)
 SecretCommand.register(program)

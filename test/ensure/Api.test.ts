@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs'
+import { fc, test as fcTest } from '@fast-check/vitest'
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import * as Api from '../../src/ensure/Api.js'
+import { checkRequest, checkResponse } from './schema.js'
+
+const types = ['file', 'exec', 'service', 'package']
+const examples = JSON.parse(readFileSync(new URL('../../../shared/compat/ccm/api-request-examples.json', import.meta.url), 'utf8')) as Record<string, unknown>
+
+describe('Api', () => {
+  it("decodes CCM's example requests (valid by CCM's request schema) as their resource", () => {
+    for (const k of ['package_request', 'control_request']) {
+      expect(checkRequest(examples[k])).toEqual([])
+      const r = Api.decode(JSON.stringify(examples[k]), types)
+      expect(E.isRight(r)).toBe(true)
+    }
+    expect(Api.decode(JSON.stringify(examples['package_request']), types)).toEqual(E.right({ resource: { type: 'package', name: 'nginx', properties: { ensure: 'present' } }, require: [], subscribe: [] }))
+  })
+
+  it('decodes YAML as JSON, and keeps require and subscribe apart from the properties', () => {
+    const yaml = 'protocol: io.choria.ccm.v1.resource.ensure.request\ntype: service\nproperties:\n  name: nginx\n  ensure: running\n  subscribe: [file#/etc/nginx.conf]\n'
+    expect(Api.decode(yaml, types)).toEqual(E.right({ resource: { type: 'service', name: 'nginx', properties: { ensure: 'running' } }, require: [], subscribe: ['file#/etc/nginx.conf'] }))
+  })
+
+  it("answers CCM's error example for a wrong protocol, and names every other problem", () => {
+    const wrong = Api.decode('{"protocol":"wrong.protocol","type":"package","properties":{"name":"x"}}', types)
+    expect(wrong).toEqual(E.left('invalid protocol "wrong.protocol"'))
+    expect(Api.failure(E.isLeft(wrong) ? wrong.left : '')).toEqual(examples['error_response'])
+    const p = 'io.choria.ccm.v1.resource.ensure.request'
+    expect(Api.decode(`{"protocol":"${p}","type":"package","properties":{"name":"x"},"extra":1}`, types)).toEqual(E.left('unknown request field "extra"; a request has protocol, type and properties'))
+    expect(Api.decode(`{"protocol":"${p}","type":7,"properties":{"name":"x"}}`, types)).toEqual(E.left('type must be a text, the resource type'))
+    expect(Api.decode(`{"protocol":"${p}","type":"package","properties":[]}`, types)).toEqual(E.left('properties must be an object with the resource name and its properties'))
+    expect(Api.decode(`{"protocol":"${p}","type":"service","properties":{"name":"x","require":["nope"]}}`, types)).toEqual(E.left('properties.require: "nope" is not TYPE#NAME'))
+    expect(Api.decode('a: [', types)).toMatchObject({ left: expect.stringContaining('not JSON or YAML') })
+    expect(Api.decode('x'.repeat(Api.maxBytes + 1), types)).toEqual(E.left(`the request is larger than ${Api.maxBytes} bytes`))
+  })
+
+  fcTest.prop([fc.string({ maxLength: 200 })])('never throws on any text: it decodes or says why not', (text) => {
+    const r = Api.decode(text, types)
+    expect(E.isLeft(r) ? typeof r.left : 'right').toMatch(/string|right/)
+  })
+
+  fcTest.prop([fc.boolean(), fc.boolean(), fc.nat(), fc.constantFrom(...types)])("makes responses that satisfy CCM's response schema", (changed, noop, duration, type) => {
+    const state: Api.Event = { protocol: Api.eventProtocol, event_id: 'x', timestamp: '2026-01-28T10:30:00Z', type, provider: 'posix', name: 'n', requested_ensure: 'present', final_ensure: 'present', duration, changed, failed: false, noop }
+    expect(checkResponse(JSON.parse(Api.encode(Api.success(state))))).toEqual([])
+    expect(checkResponse(Api.failure('no'))).toEqual([])
+  })
+
+  it("holds CCM's own examples to the same schema check (the check can fail)", () => {
+    // CCM's documented success example leaves out `noop`, which its schema requires; plait always sends it.
+    expect(checkResponse(examples['success_response'])).toEqual(['$.state: missing noop'])
+    expect(checkResponse({ ...(examples['success_response'] as object), state: { ...(examples['success_response'] as { state: object }).state, noop: false } })).toEqual([])
+    expect(checkResponse(examples['error_response'])).toEqual([])
+    expect(checkResponse({ protocol: Api.responseProtocol })).not.toEqual([])
+    expect(checkResponse({ protocol: Api.responseProtocol, error: 'x', state: {} })).not.toEqual([])
+  })
+
+  const done = (over: Partial<Api.Done>): Api.Done => ({ resource: { type: 'file', name: '/etc/motd', properties: { ensure: 'present' } }, id: 'file#/etc/motd', outcome: 'changed', messages: ['file does not exist'], noop: false, durationNs: 5, eventId: 'e', timestamp: '2026-11-25T10:00:00Z', ...over })
+
+  fcTest.prop([fc.constantFrom<Api.Done['outcome']>('changed', 'stable', 'failed', 'skipped'), fc.boolean(), fc.constantFrom(undefined, 'create', 'update'), fc.constantFrom(...types)])(
+    "makes an event of every outcome that CCM's response schema accepts",
+    (outcome, noop, action, type) => {
+      const e = Api.event(done({ outcome, noop, ...(action !== undefined ? { action } : {}), resource: { type, name: 'n', properties: {} }, id: `${type}#n` }))
+      expect(checkResponse(Api.success(e))).toEqual([])
+      expect(e.changed).toBe(outcome === 'changed')
+      expect(e.failed).toBe(outcome === 'failed')
+    },
+  )
+
+  it('says the ensure asked for is final when it was met, and what the plan found when it was not', () => {
+    expect(Api.event(done({})).final_ensure).toBe('present')
+    expect(Api.event(done({ noop: true, action: 'create' }))).toMatchObject({ final_ensure: 'absent', noop_message: 'file does not exist', changed: true, noop: true })
+    expect(Api.event(done({ outcome: 'failed', messages: ['no space'] }))).toMatchObject({ final_ensure: 'unknown', error: ['no space'], failed: true })
+    expect(Api.event(done({ outcome: 'skipped', messages: ['unmet requirement: package#x failed'] })).unmet_requirements).toEqual(['unmet requirement: package#x failed'])
+    expect(Api.event(done({ resource: { type: 'service', name: 'web', properties: {} }, id: 'service#web' }))).toMatchObject({ requested_ensure: 'running', provider: 'systemd', name: 'web' })
+    expect(Api.event(done({ resource: { type: 'package', name: 'zsh', properties: {} }, id: 'package#zsh', provider: 'dnf' })).provider).toBe('dnf')
+  })
+})
