@@ -108,7 +108,7 @@ describe('package with the dnf provider', () => {
     t.publish(name, [v1, v2])
     const a = await plait(['apply', planFile, '--root', t.root, ...state])
     expect(a.code, show(a)).not.toBe(0)
-    expect(a.stderr).toContain(`package#${name}: was not installed, 1.0-1 available, now not installed, 2.0-1 available`)
+    expect(a.stderr, show(a)).toContain(`package#${name}: was not installed, 1.0-1 available, now not installed, 2.0-1 available`)
     expect(a.stderr).toContain('refusing a stale plan: 1 resource changed since it was made')
     expect(t.version()).toBeUndefined()
 

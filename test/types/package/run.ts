@@ -168,6 +168,10 @@ export const dnfRoot = (): { readonly root: string; readonly home: string; reado
     for (const v of versions) buildRpm(repo, name, v)
     const indexed = run({ argv: ['createrepo_c', '-q', repo], environment: ['LC_ALL=C'], timeoutMs: 60000 })
     if (indexed.exitCode !== 0) throw new Error(`createrepo_c failed: ${indexed.stderr}`)
+    // dnf takes a local repository's metadata for fresh while it is less than a whole second old
+    // (its age is counted in seconds, and metadata_expire=0 expires only an age over 0): without
+    // this wait, a plan or apply started within that second reads its cache of the old index.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100)
   }
   return { root, home, publish }
 }
