@@ -7,6 +7,7 @@ const pure = [
   'src/core/**/*.ts',
   'src/manifest/**/*.ts',
   'src/re2/**/*.ts',
+  'src/goss/**/*.ts',
   'src/compiler/**/*.ts',
   'src/planfile/**/*.ts',
   'src/types/**/*.ts',

@@ -64,7 +64,7 @@ export const register = (program: Command): void => {
       for (const r of catalog.right.resources) {
         if (r._tag === 'skipped') continue
         const checks = catalog.right.links.get(r.id)?.healthChecks ?? []
-        for (const c of checks) results.push({ id: r.id, result: await Health.runCheck({ ...c, argv: [...c.argv] }, runner) })
+        for (const c of checks) results.push({ id: r.id, result: await Health.runCheck({ ...c, argv: [...c.argv] }, runner, Health.sleep, { machine }) })
       }
       const worst = results.reduce<HealthM.Status>((w, x) => HealthM.worse(w, x.result.status), 'OK')
       if (o.json === true) {

@@ -26,7 +26,7 @@ const withLinks = (r: Plan.ResourcePlan, l: Links | undefined): Plan.ResourcePla
         ...r,
         ...(l.require.length > 0 ? { require: [...l.require] } : {}),
         ...(l.subscribe.length > 0 ? { subscribe: [...l.subscribe] } : {}),
-        ...(l.healthChecks.length > 0 ? { healthChecks: l.healthChecks.map((h) => ({ name: h.name, argv: [...h.argv], timeoutMs: h.timeoutMs, tries: h.tries, trySleepMs: h.trySleepMs })) } : {}),
+        ...(l.healthChecks.length > 0 ? { healthChecks: l.healthChecks.map((h) => ({ name: h.name, argv: [...h.argv], timeoutMs: h.timeoutMs, tries: h.tries, trySleepMs: h.trySleepMs, ...(h.goss !== undefined ? { goss: h.goss } : {}) })) } : {}),
       }
 
 /** The plugins the catalog's resources run, each once, sorted by name. */

@@ -400,7 +400,7 @@ const rollback = async (machine: Machine, done: ReadonlyArray<Done>): Promise<{ 
 /** Runs a resource's health checks (adding each result to `notes`); the failure, if one is not OK. */
 const checkHealth = async (r: Plan.ResourcePlan, machine: Machine, options: Options, notes: string[]): Promise<string | undefined> => {
   if (r.healthChecks === undefined || r.healthChecks.length === 0) return undefined
-  const results = await Health.runAll(r.healthChecks, await runnerOf(machine, options), options.sleep)
+  const results = await Health.runAll(r.healthChecks, await runnerOf(machine, options), options.sleep, { machine, ...(options.services !== undefined ? { services: options.services } : {}), ...(options.packages !== undefined ? { packages: options.packages } : {}) })
   const bad = results.filter((x) => x.status !== 'OK')
   notes.push(...results.filter((x) => x.status === 'OK').map(HealthM.render))
   return bad.length === 0 ? undefined : bad.map(HealthM.render).join('; ')

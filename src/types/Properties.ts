@@ -8,6 +8,8 @@ import * as Template from '../manifest/expr/Template.js'
 import * as Value from '../manifest/expr/Value.js'
 import { record, renderString, type RawResource, type Scope } from '../manifest/Manifest.js'
 import * as Node from '../manifest/Node.js'
+import * as GossResolve from '../goss/Resolve.js'
+import * as GossRules from '../goss/Rules.js'
 import * as ExecSpec from './exec/Spec.js'
 import * as ShellWords from './exec/ShellWords.js'
 
@@ -19,11 +21,13 @@ export interface Ref {
   readonly at: Position
 }
 
-/** A nagios-style health check: exit 0 OK, 1 WARNING, 2 CRITICAL, 3 (or anything else) UNKNOWN. */
+/** A nagios-style health check (exit 0 OK, 1 WARNING, 2 CRITICAL, 3 or anything else UNKNOWN), or goss rules (docs/goss.md). */
 export interface HealthCheck {
   readonly name: string
-  /** The check's words (split like a posix exec command). */
+  /** The check's words (split like a posix exec command); empty for goss rules. */
   readonly argv: ReadonlyArray<string>
+  /** The goss_rules with their templates resolved, as JSON (they decode: Rules.decode found no problem). */
+  readonly goss?: Readonly<Record<string, unknown>>
   readonly timeoutMs: number
   readonly tries: number
   readonly trySleepMs: number
@@ -102,6 +106,8 @@ const healthCheck = (n: Node.Node, index: number, scope: Scope, problems: Diagno
   }
   const before = problems.length
   let command: { value: string; at: Position } | undefined
+  let goss: { value: Readonly<Record<string, unknown>>; at: Position } | undefined
+  let format: { value: string; at: Position } | undefined
   let name: string | undefined
   let timeoutMs = defaultCheckTimeoutMs
   let tries = 1
@@ -135,18 +141,35 @@ const healthCheck = (n: Node.Node, index: number, scope: Scope, problems: Diagno
       }
       case 'format': {
         const v = renderString(e.value, scope, problems)
-        if (v !== undefined && v !== 'nagios') problems.push(Diagnostic.make('Unsupported', `health_checks[${index}].format "${v}": plait runs nagios-format checks only`, { at: e.value.at }))
+        if (v !== undefined && v !== 'nagios' && v !== 'goss') problems.push(Diagnostic.make('Validation', `health_checks[${index}].format "${v}" is not a format: use nagios or goss`, { at: e.value.at }))
+        else if (v !== undefined) format = { value: v, at: e.value.at }
         break
       }
-      case 'goss_rules':
-        problems.push(Diagnostic.make('Unsupported', `health_checks[${index}].goss_rules: Goss rules are not supported by plait; use a nagios-format command`, { at: e.keyAt }))
+      case 'goss_rules': {
+        // templates first (keys and values), then the rules decode with the positions of the manifest
+        const resolved = GossResolve.resolve(e.value, (x) => renderString(x, scope, problems))
+        if (resolved === undefined) break
+        const decoded = GossRules.decode(resolved)
+        problems.push(...decoded.problems.map((d) => ({ ...d, message: `health_checks[${index}].${d.message}` })))
+        const json = GossResolve.toJson(resolved)
+        if (decoded.problems.length === 0 && json !== null && typeof json === 'object' && !Array.isArray(json)) goss = { value: json as Readonly<Record<string, unknown>>, at: e.keyAt }
         break
+      }
       default:
-        problems.push(Diagnostic.make('UnknownKey', `unknown key "${e.key}" in health_checks[${index}]`, { at: e.keyAt, hint: 'allowed: command, name, timeout, tries, try_sleep, format' }))
+        problems.push(Diagnostic.make('UnknownKey', `unknown key "${e.key}" in health_checks[${index}]`, { at: e.keyAt, hint: 'allowed: command, goss_rules, name, timeout, tries, try_sleep, format' }))
     }
   }
+  if (command !== undefined && goss !== undefined) {
+    problems.push(Diagnostic.make('Validation', `health_checks[${index}] has both command and goss_rules: give one`, { at: n.at }))
+    return undefined
+  }
+  if (format !== undefined && (format.value === 'goss') !== (command === undefined)) {
+    problems.push(Diagnostic.make('Validation', `health_checks[${index}].format ${format.value} needs ${format.value === 'goss' ? 'goss_rules' : 'a command'}`, { at: format.at }))
+    return undefined
+  }
+  if (goss !== undefined) return problems.length > before ? undefined : { name: name ?? 'goss', argv: [], goss: goss.value, timeoutMs, tries, trySleepMs }
   if (command === undefined) {
-    if (problems.length === before) problems.push(Diagnostic.make('Validation', `health_checks[${index}] needs a command`, { at: n.at }))
+    if (problems.length === before) problems.push(Diagnostic.make('Validation', `health_checks[${index}] needs a command or goss_rules`, { at: n.at }))
     return undefined
   }
   if (command.value.includes('\0')) {

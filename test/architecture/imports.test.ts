@@ -62,6 +62,7 @@ describe('the import graph of src/', () => {
       /^core\//,
       /^manifest\//,
       /^re2\//,
+      /^goss\//,
       /^compiler\//,
       /^planfile\//,
       /^types\//,

@@ -102,7 +102,7 @@ describe('health_checks', () => {
     ['health_checks:\n  - name: x', /health_checks\[0\] needs a command/],
     ['health_checks:\n  - command: a\n    tries: 0', /health_checks\[0\]\.tries must be a whole number of at least 1/],
     ['health_checks:\n  - command: a\n    try_sleep: soon', /health_checks\[0\]\.try_sleep "soon" is not a positive duration/],
-    ['health_checks:\n  - goss_rules: {}', /Goss rules are not supported by plait/],
+    ['health_checks:\n  - goss_rules: {}', /health_checks\[0\]\.goss_rules: has no rules/],
     ['health_checks:\n  - command: "a \'b"', /health_checks\[0\]\.command cannot be run: Unterminated single-quoted string/],
     ['health_checks:\n  - command: a\n    colour: red', /unknown key "colour" in health_checks\[0\]/],
   ])('%s', (extra, message) => {

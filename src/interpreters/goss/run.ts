@@ -1,0 +1,20 @@
+// run: checks a health check's goss rules (as the plan carries them) on a machine: decodes them,
+// probes each resource in order and summarizes (OK when every check passes, CRITICAL otherwise;
+// rules a plan carries that do not decode are UNKNOWN).
+import * as Outcome from '../../goss/Outcome.js'
+import * as Rules from '../../goss/Rules.js'
+import type * as Health from '../../types/Health.js'
+import * as Probes from './probes.js'
+
+export type { Context } from './probes.js'
+
+/** The status and message of one try of goss rules. */
+export const check = async (goss: unknown, c: Probes.Context): Promise<{ readonly status: Health.Status; readonly message: string }> => {
+  const decoded = Rules.decodeJson(goss)
+  if (decoded.problems.length > 0) return { status: 'UNKNOWN', message: `goss rules do not decode: ${decoded.problems.map((d) => d.message).join('; ')}` }
+  const observed: Outcome.Observed[] = []
+  for (const r of decoded.rules) observed.push(await Probes.probe(r, c))
+  const s = Outcome.summarize(decoded.rules, observed)
+  return { status: s.status, message: s.message }
+}
+
