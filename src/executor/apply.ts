@@ -374,7 +374,7 @@ const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: R
   if (journal.written()) await journal.sync({ _tag: 'commit' })
   // After the commit, before the backups go: the generation keeps the before-images they hold.
   const changed = outcomes.flatMap((o) => (o.outcome === 'changed' ? [o.id] : []))
-  const generation = await Generations.record(machine, options.stateDir, options.generations ?? {}, { plan, applied, changed, irreversible })
+  const generation = await Generations.record(machine, options.stateDir, options.generations ?? {}, { plan, applied, changed, irreversible, ...(options.redact !== undefined ? { redact: options.redact } : {}) })
   await Recover.clear(machine, options.stateDir)
   return { noop: false, recovered: [], resources: outcomes, rolledBack, irreversible, ...Generations.reported(generation) }
 }

@@ -38,6 +38,8 @@ export interface Run {
   /** The resources that changed and were not rolled back. */
   readonly changed: ReadonlyArray<string>
   readonly irreversible: ReadonlyArray<string>
+  /** Takes sensitive values out of a text (apply runs a plan with its secrets in clear): what it changes was sensitive. */
+  readonly redact?: (text: string) => string
 }
 
 /** What recording did: a generation's number, nothing (the run changed nothing), or why it could not. */
@@ -128,7 +130,7 @@ export const record = async (machine: Machine, stateDir: string, settings: Setti
  */
 const capture = async (machine: Machine, staging: string, budget: number, run: Run): Promise<E.Either<Fault.Fault, { files: Record.Entry[]; kept: number }>> => {
   const changed = new Set(run.changed)
-  const secret = Record.sensitive(run.plan.resources)
+  const secret = Record.sensitive(run.plan.resources, run.redact)
   const files: Record.Entry[] = []
   const seen = new Set<string>()
   const kept = new Set<string>()

@@ -96,9 +96,21 @@ export const isNumberName = (name: string): boolean => /^[1-9][0-9]{0,14}$/.test
 /** The before-images this generation could not keep, as lines for people ("path: reason"). */
 export const unkept = (r: Record): ReadonlyArray<string> => r.files.flatMap((f) => (f.image._tag === 'Unkept' ? [`${f.path}: ${f.image.reason}`] : []))
 
-/** The ids of a plan's resources whose steps carry a sensitive value (a redaction marker, see planfile/Redact). */
-export const sensitive = (resources: ReadonlyArray<{ readonly id: string; readonly steps: ReadonlyArray<unknown> }>): ReadonlySet<string> =>
-  new Set(resources.flatMap((r) => (JSON.stringify(r.steps).includes(Redact.open) ? [r.id] : [])))
+/**
+ * The ids of a plan's resources whose steps carry a sensitive value: a redaction marker (see
+ * planfile/Redact), or, in the plan apply runs with its secrets in clear, a string that `redact`
+ * changes.
+ */
+export const sensitive = (resources: ReadonlyArray<{ readonly id: string; readonly steps: ReadonlyArray<unknown> }>, redact: (text: string) => string = (t) => t): ReadonlySet<string> =>
+  new Set(resources.flatMap((r) => (holdsSecret(r.steps, redact) ? [r.id] : [])))
+
+/** True when a string anywhere in `v` holds a marker, or is changed by `redact`. */
+const holdsSecret = (v: unknown, redact: (text: string) => string): boolean => {
+  if (typeof v === 'string') return v.includes(Redact.open) || redact(v) !== v
+  if (Array.isArray(v)) return v.some((x) => holdsSecret(x, redact))
+  if (typeof v === 'object' && v !== null) return Object.values(v).some((x) => holdsSecret(x, redact))
+  return false
+}
 
 /** The digests of the bytes a generation keeps beside its record, each once. */
 export const blobs = (r: Record): ReadonlyArray<string> => [...new Set(r.files.flatMap((f) => (f.image._tag === 'File' ? [f.image.sha256] : [])))]

@@ -83,6 +83,28 @@ describe.concurrent('secrets', () => {
     for (const [file, text] of texts(s.at(stateRel))) expect(text.includes(secret), file).toBe(false)
   })
 
+  it('a rollback to a generation whose file held a secret lists that file and never shows the secret', async ({ expect }) => {
+    const secret = 'Rb7-e2e-rollback-secret'
+    const project = tempDir()
+    expect((await plait(['secret', 'createkeys', '--project', project])).code).toBe(0)
+    const cipher = (await plait(['secret', 'encrypt', '--project', project, secret])).stdout.trim()
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const withSecret = s.manifest(fileManifest(`    _plugin: pkcs7\n    encrypted_value: "${cipher}"`))
+    const first = await plait(['apply', withSecret, '--root', s.root, '--project', project])
+    expect(first.code, show(first)).toBe(0)
+    expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe(`password=${secret}\n`)
+    // generation 2 overwrites the secret: its before-image holds it
+    const plain = s.manifest(fileManifest('    public', 'password=public\\n'))
+    const second = await plait(['apply', plain, '--root', s.root])
+    expect(second.code, show(second)).toBe(0)
+    const planFile = path.join(s.host, 'rollback.json')
+    const r = await plait(['rollback', '--to', '1', '--out', planFile, '--root', s.root])
+    expect(r.code, show(r)).toBe(0)
+    expect(r.stdout + r.stderr).toContain('/etc/app.conf: its content holds a sensitive value')
+    for (const text of [r.stdout, r.stderr, fs.readFileSync(planFile, 'utf8')]) expect(text).not.toContain(secret)
+  })
+
   it('refuses a saved plan whose secret changed since it was made, before any change', async ({ expect }) => {
     const project = tempDir()
     // A secret plugin of our own: its value is the file secret.txt of the project (its working directory).
