@@ -4,6 +4,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Compile from '../compiler/compile.js'
+import * as References from '../manifest/References.js'
 import * as Facts from '../facts/Facts.js'
 import * as FactsFile from '../facts/FactsFile.js'
 import type * as Node from '../manifest/Node.js'
@@ -70,11 +71,24 @@ export const reader =
     return 'text' in f ? E.right(f.text) : E.left(`${path} ${f.problem}`)
   }
 
-/** Parses a revision's manifest once, for all its hosts. */
-export const prepare = (sources: Sources): Prepared => ({
-  sources,
-  tree: sources.missing !== undefined ? E.left([Diagnostic.make('Io', sources.missing)]) : Compile.parse(sources.manifest, sources.text),
-})
+/** Why a document that holds Bolt `_plugin` references cannot be compiled here (they are not resolved offline, and a secret must not reach the report). */
+const referring = (file: string): Diagnostic.Diagnostic =>
+  Diagnostic.make('Validation', `${file} holds Bolt _plugin references, which plait diff does not resolve (it runs no plugin)`, {
+    hint: 'compare plans instead: plait plan --out at each revision, then plait show new.json --against old.json',
+  })
+
+/** Parses a revision's manifest once, for all its hosts; a manifest or hiera document with `_plugin` references fails every host. */
+export const prepare = (sources: Sources): Prepared => {
+  if (sources.missing !== undefined) return { sources, tree: E.left([Diagnostic.make('Io', sources.missing)]) }
+  const tree = Compile.parse(sources.manifest, sources.text)
+  if (E.isRight(tree) && References.any(tree.right)) return { sources, tree: E.left([referring(sources.manifest)]) }
+  const h = sources.hiera
+  if (E.isRight(tree) && h !== undefined && h.text.includes(References.pluginKey)) {
+    const hiera = Compile.parse(h.file, h.text)
+    if (E.isRight(hiera) && References.any(hiera.right)) return { sources, tree: E.left([referring(h.file)]) }
+  }
+  return { sources, tree }
+}
 
 /** A host's facts from the text of its facts file (`plait facts --json` output, JSON or YAML), with `--fact` assignments on top. */
 export const factsOf = (file: string, text: string, assignments: ReadonlyArray<string>): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Facts.Facts> => {

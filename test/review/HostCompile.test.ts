@@ -60,6 +60,17 @@ describe('HostCompile', () => {
     expect(o).toEqual({ _tag: 'Failed', host: 'web01', from: ['error: site/m.yaml does not exist at 0123456789ab'] })
   })
 
+  it('fails every host at a revision whose manifest or hiera document holds _plugin references (no plugin runs here)', () => {
+    const plain = HostCompile.prepare(sources(80, 'x\n'))
+    const refer = HostCompile.prepare({ ...sources(80, 'x\n'), text: manifest(80).replace('data:\n', 'data:\n  pw:\n    _plugin: pkcs7\n    encrypted_value: "ENC[PKCS7,AAAA]"\n') })
+    const o = HostCompile.outcome(host('web01', 'web'), plain, refer, setting)
+    expect(o._tag).toBe('Failed')
+    expect(JSON.stringify(o)).toContain('site/m.yaml holds Bolt _plugin references, which plait diff does not resolve')
+    const hiera = HostCompile.prepare({ ...sources(80, 'x\n'), hiera: { file: 'h.yaml', text: 'pw:\n  _plugin: env_var\n  var: PW\n' } })
+    expect(JSON.stringify(HostCompile.outcome(host('web01', 'web'), hiera, plain, setting))).toContain('h.yaml holds Bolt _plugin references')
+    expect(HostCompile.outcome(host('web01', 'web'), plain, plain, setting)._tag).not.toBe('Failed')
+  })
+
   it('reports a facts file that does not parse as a failure at both revisions', () => {
     const p = HostCompile.prepare(sources(80, 'x\n'))
     const o = HostCompile.outcome({ name: 'bad', file: 'facts/bad.json', text: '{"role": ' }, p, p, setting)
