@@ -89,7 +89,7 @@ describe('golden plans', () => {
       expect(got.text).toMatch(/^error: /)
       return
     }
-    expect(got.json, Diagnostic.render).toBeDefined()
+    expect(got.json, `a good case must plan:\n${got.text}`).toBeDefined()
     expect(got.json).toBe(readFileSync(jsonFile, 'utf8'))
     const ok = validate(JSON.parse(got.json!))
     expect(validate.errors ?? [], 'plan.json matches docs/schema/plan.schema.json').toEqual([])

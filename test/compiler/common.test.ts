@@ -2,6 +2,7 @@
 // time with positions; references only to earlier resources.
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
+import { isSkipped } from '../../src/compiler/Catalog.js'
 import { compile } from '../../src/compiler/compile.js'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
 
@@ -72,7 +73,7 @@ describe('control', () => {
         exec('d', 'control:\n  if: Facts.os == "linux"'),
       { os: 'linux' },
     )
-    expect(c.resources.map((r) => [r.id, r._tag === 'skipped' ? r.reason : 'kept'])).toEqual([
+    expect(c.resources.map((r) => [r.id, isSkipped(r) ? r.reason : 'kept'])).toEqual([
       ['exec#a', 'control: the if expression (Facts.os == "plan9") is false'],
       ['exec#b', "control: the unless expression ({{ Facts.os == 'linux' }}) is true"],
       ['file#/etc/c', 'control: the if expression (false) is false'],

@@ -4,9 +4,11 @@ import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
+import type { Resource } from '../../src/compiler/Catalog.js'
 import { compile } from '../../src/compiler/compile.js'
 import * as Manifest from '../../src/manifest/Manifest.js'
 import * as Yaml from '../../src/manifest/Yaml.js'
+import type { FileSpec } from '../../src/types/file/Spec.js'
 
 const compat = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'compat', 'ccm')
 const fromCompat = (name: string) => compile(name, readFileSync(join(compat, name), 'utf8'), '/srv/manifests')
@@ -21,6 +23,15 @@ const ok = (text: string) => {
   const r = compile('m.yaml', text, '/srv/m')
   if (E.isLeft(r)) throw new Error(r.left.map(Diagnostic.render).join('\n'))
   return r.right
+}
+
+/** True for a compiled file resource. */
+const isFile = (r: Resource | undefined): r is FileSpec => r?._tag === 'file'
+
+/** The resource as the file it must be (the test fails when it is missing or of another type). */
+const fileOf = (r: Resource | undefined): FileSpec => {
+  if (!isFile(r)) throw new Error(`expected a file resource, got ${JSON.stringify(r)}`)
+  return r
 }
 
 const file = (props: string) => `ccm:\n  resources:\n    - file:\n        - /etc/x:\n${props.replace(/^/gm, '            ')}\n`
@@ -48,19 +59,19 @@ ccm:
         group: root
         mode: "0755"
 `)
-    expect(c.resources.map((r) => [r.id, r.owner, r.mode, r.content._tag])).toEqual([
+    expect(c.resources.map(fileOf).map((r) => [r.id, r.owner, r.mode, r.content._tag])).toEqual([
       ['file#/etc/a.conf', 'app', 0o640, 'Inline'],
       ['file#/etc/b.conf', 'app', 0o600, 'Source'],
       ['file#/etc/c', 'root', 0o755, 'Unmanaged'],
     ])
-    const b = c.resources[1]!
+    const b = fileOf(c.resources[1])
     expect(b.content).toEqual({ _tag: 'Source', written: 'files/b.conf', path: '/srv/m/files/b.conf' })
   })
 
   it('keeps manifest order and digests the manifest text', () => {
     const c = ok(file('ensure: absent'))
     expect(c.manifest.sha256).toMatch(/^[0-9a-f]{64}$/)
-    expect(c.resources[0]!.ensure).toBe('absent')
+    expect(fileOf(c.resources[0]).ensure).toBe('absent')
   })
 
   it.each([
@@ -195,9 +206,9 @@ ccm:
             group: root
             mode: "0644"
 `)
-    expect(c.resources[0]!.content).toEqual({ _tag: 'Inline', text: 'base' })
+    expect(fileOf(c.resources[0]).content).toEqual({ _tag: 'Inline', text: 'base' })
     const r = compile('m.yaml', `hierarchy:\n  order: [ "env:\${ lookup('facts.env') }" ]\ndata:\n  motd: base\noverrides:\n  env:prod:\n    motd: production\nccm:\n  resources:\n    - file:\n        - /etc/motd:\n            content: "{{ Data.motd }}"\n            owner: root\n            group: root\n            mode: "0644"\n`, '/srv', { facts: { env: 'prod' } })
-    expect(E.isRight(r) && r.right.resources[0]!.content).toEqual({ _tag: 'Inline', text: 'production' })
+    expect(E.isRight(r) && fileOf(r.right.resources[0]).content).toEqual({ _tag: 'Inline', text: 'production' })
   })
 
   it('records only the facts and environment values the manifest read, with digests of what it saw', () => {

@@ -53,7 +53,8 @@ const logging = (m: Machine): { machine: Machine; log: string[] } => {
   for (const op of mutating) {
     const f = m[op] as (...args: never[]) => unknown
     ;(wrapped as Record<string, unknown>)[op] = (...args: never[]) => {
-      log.push(op === 'append' ? `append ${new TextDecoder().decode(args[1] as Uint8Array)}` : `${op} ${String(args[0])}`)
+      const [path, data]: ReadonlyArray<unknown> = args
+      log.push(op === 'append' && data instanceof Uint8Array ? `append ${new TextDecoder().decode(data)}` : `${op} ${String(path)}`)
       return f(...args)
     }
   }

@@ -48,7 +48,8 @@ describe('the double', () => {
     expect(E.isLeft(missing) && [missing.left._tag, missing.left.description]).toEqual(['NotFound', 'could not start: no such file'])
     const hung = await double.run(program('hang', { timeoutMs: 300 }))
     const real = await Processes.real.run(program('sleep 5', { timeoutMs: 300 }))
-    expect(E.isLeft(hung) && E.isLeft(real) && [hung.left._tag, hung.left.description]).toEqual([real.left._tag, real.left.description])
+    if (E.isRight(hung) || E.isRight(real)) throw new Error(`expected both to time out, got ${JSON.stringify([hung, real])}`)
+    expect([hung.left._tag, hung.left.description]).toEqual([real.left._tag, real.left.description])
     expect(double.runs().map((p) => p.args[1])).toEqual(['ok', 'sig', 'nothing', 'hang'])
   })
 

@@ -4,14 +4,15 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as Digest from '../../src/core/Digest.js'
 import * as Plan from '../../src/core/Plan.js'
-import type { FileStep as Step } from '../../src/types/file/Step.js'
+import type { FileResourcePlan } from '../../src/types/file/ResourcePlan.js'
+import type { FileStep as Step, FileWrite } from '../../src/types/file/Step.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import * as Registry from '../../src/types/registry.js'
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex')
 
 /** A write step's content for some bytes, as the planner makes it. */
-const contentOf = (bytes: Buffer, encoding: 'utf8' | 'base64' = 'utf8'): Extract<Step, { _tag: 'file.write' }>['content'] => ({
+const contentOf = (bytes: Buffer, encoding: 'utf8' | 'base64' = 'utf8'): FileWrite['content'] => ({
   encoding,
   data: encoding === 'utf8' ? bytes.toString('utf8') : bytes.toString('base64'),
   sha256: sha(bytes),
@@ -20,29 +21,30 @@ const contentOf = (bytes: Buffer, encoding: 'utf8' | 'base64' = 'utf8'): Extract
 
 const root = { name: 'root', id: 0 }
 
+/** The file resource /etc/motd, to be created by these steps. */
+const motd = (steps: ReadonlyArray<Step>, id: string): FileResourcePlan => ({
+  kind: 'file',
+  id,
+  type: 'file',
+  name: '/etc/motd',
+  at: 'm.yaml:4:11',
+  action: 'create',
+  desired: { ensure: 'present', force: false, mode: '0644', owner: root, group: root },
+  observed: { summary: 'absent', digest: 'sha256:00' },
+  steps: [...steps],
+})
+
 const bodyWith = (steps: ReadonlyArray<Step>, id = 'file#/etc/motd'): Plan.Body => ({
   format: 'plait.plan/2',
   plait: '0.1.0',
   root: '/',
   inputs: { manifest: { path: 'm.yaml', sha256: 'ab'.repeat(32) }, sources: [], reads: [] },
   failOnError: false,
-  resources: [
-    {
-      kind: 'file',
-      id,
-      type: 'file',
-      name: '/etc/motd',
-      at: 'm.yaml:4:11',
-      action: 'create',
-      desired: { ensure: 'present', force: false, mode: '0644', owner: root, group: root },
-      observed: { summary: 'absent', digest: 'sha256:00' },
-      steps: [...steps],
-    },
-  ],
+  resources: [motd(steps, id)],
   summary: { create: 1, update: 0, delete: 0, unchanged: 0 },
 })
 
-const write = (content: Extract<Step, { _tag: 'file.write' }>['content']): Step => ({
+const write = (content: FileWrite['content']): FileWrite => ({
   _tag: 'file.write',
   path: '/etc/motd',
   reason: 'file does not exist',

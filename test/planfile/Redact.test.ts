@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type * as Plan from '../../src/core/Plan.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import * as Redact from '../../src/planfile/Redact.js'
+import type { FileResourcePlan } from '../../src/types/file/ResourcePlan.js'
 
 const key = new Uint8Array(32).fill(7)
 const otherKey = new Uint8Array(32).fill(9)
@@ -15,6 +16,19 @@ const sha = (text: string): string => createHash('sha256').update(text, 'utf8').
 
 const root = { name: 'root', id: 0 }
 
+/** A file resource with some text in its content, in its step's reason and in one key of `desired`. */
+const appConf = (text: string): FileResourcePlan => ({
+  kind: 'file',
+  id: 'file#/etc/app.conf',
+  type: 'file',
+  name: '/etc/app.conf',
+  at: 'm.yaml:4:11',
+  action: 'create',
+  desired: { ensure: 'present', force: false, mode: '0600', owner: root, group: root, [`key-${text}`]: true },
+  observed: { summary: 'absent', digest: 'sha256:00' },
+  steps: [{ _tag: 'file.write', path: '/etc/app.conf', reason: `was ${text}`, noop: 'Would have created the file', content: { encoding: 'utf8', data: `password=${text}\n`, sha256: '00', size: 1 }, owner: root, group: root, mode: '0600' }],
+})
+
 /** A plan body with some text in a file's content, in a step's reason and in one key. */
 const bodyWith = (text: string): Plan.Body => ({
   format: 'plait.plan/2',
@@ -22,19 +36,7 @@ const bodyWith = (text: string): Plan.Body => ({
   root: '/',
   inputs: { manifest: { path: 'm.yaml', sha256: 'ab'.repeat(32) }, sources: [], reads: [] },
   failOnError: false,
-  resources: [
-    {
-      kind: 'file',
-      id: 'file#/etc/app.conf',
-      type: 'file',
-      name: '/etc/app.conf',
-      at: 'm.yaml:4:11',
-      action: 'create',
-      desired: { ensure: 'present', force: false, mode: '0600', owner: root, group: root, [`key-${text}`]: true } as never,
-      observed: { summary: 'absent', digest: 'sha256:00' },
-      steps: [{ _tag: 'file.write', path: '/etc/app.conf', reason: `was ${text}`, noop: 'Would have created the file', content: { encoding: 'utf8', data: `password=${text}\n`, sha256: '00', size: 1 }, owner: root, group: root, mode: '0600' }],
-    },
-  ],
+  resources: [appConf(text)],
   summary: { create: 1, update: 0, delete: 0, unchanged: 0 },
 })
 

@@ -10,6 +10,7 @@ import type * as Policy from '../../src/policy/Policy.js'
 import * as Verdict from '../../src/policy/Verdict.js'
 import * as View from '../../src/policy/View.js'
 import * as Value from '../../src/manifest/expr/Value.js'
+import type { FileDesired, FileResourcePlan } from '../../src/types/file/ResourcePlan.js'
 import { corpus, plan } from '../cli/plans.js'
 import { bodies, policies, policy, policyText } from './support.js'
 
@@ -23,6 +24,18 @@ const resource = (id: string, type: string, action: Plan.Action, line: number, s
   action,
   observed: { summary: 'seen', digest: 'd' },
   steps,
+})
+/** A file created at `line`, with the desired properties a rule reads. */
+const desiredFile = (id: string, line: number, desired: FileDesired): FileResourcePlan => ({
+  kind: 'file',
+  id,
+  type: 'file',
+  name: id.slice(id.indexOf('#') + 1),
+  at: `site.yaml:${line}:11`,
+  action: 'create',
+  observed: { summary: 'seen', digest: 'd' },
+  desired,
+  steps: [],
 })
 const step = (tag: string, reason = 'because'): Plan.Step => ({ _tag: tag, reason, noop: '' })
 const small: Plan.Body = {
@@ -66,7 +79,7 @@ describe('Engine.check', () => {
   })
 
   it('sees the desired properties of a resource', () => {
-    const files = { ...small, resources: [{ ...resource('file#/etc/w', 'file', 'create', 20), desired: { ensure: 'present', mode: '0666' } }, { ...resource('file#/etc/r', 'file', 'create', 22), desired: { ensure: 'present', mode: '0644' } }] as ReadonlyArray<Plan.ResourcePlan> }
+    const files = { ...small, resources: [desiredFile('file#/etc/w', 20, { ensure: 'present', force: false, mode: '0666' }), desiredFile('file#/etc/r', 22, { ensure: 'present', force: false, mode: '0644' })] }
     const o = check(policyText([{ name: 'ww', level: 'hard', body: ['each: filter(resources, {.type == "file"})', 'assert: .properties.mode == nil || !(int(.properties.mode[3:]) in [2, 3, 6, 7])', 'message: "{{ item.name }} mode {{ item.properties.mode }}"'] }]), files)
     expect(where(o)).toEqual(['site.yaml:20:11 ww /etc/w mode 0666'])
   })

@@ -187,7 +187,7 @@ const runs = { numRuns: Number(process.env["PLAIT_LAW_RUNS"] ?? 120) }
 // Floors are about half the shares seen over many seeds (planned worlds are about 50% of runs, a
 // failure injected into a step rather than into bookkeeping about 5%), far enough from the mean
 // that a seed never trips them, close enough that a generator that stops producing them does.
-const law = (name: string, floors: Readonly<Record<string, number>>, property: (cov: Coverage.Coverage) => fc.IAsyncProperty<never>, numRuns = runs.numRuns) =>
+const law = <Ts>(name: string, floors: Readonly<Record<string, number>>, property: (cov: Coverage.Coverage) => fc.IAsyncProperty<Ts>, numRuns = runs.numRuns) =>
   it(name, async () => {
     const cov = Coverage.make(name)
     await fc.assert(property(cov), { numRuns })

@@ -8,6 +8,7 @@ import * as path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import type * as Plan from '../../src/core/Plan.js'
+import { FileWrite } from '../../src/types/file/Step.js'
 import { cleanup, ensureBuilt, plait, sandbox, show, stackFrame, tempDir } from '../e2e/helpers.js'
 
 beforeAll(ensureBuilt)
@@ -120,11 +121,18 @@ describe('a plan no compile could make', () => {
     return { s, file }
   }
 
+  /** The first step of the plan as parsed from its file: the write of /out.txt (the test forges it in place). */
+  const firstWrite = (p: Plan.Plan): FileWrite => {
+    const s = p.resources[0]?.steps[0]
+    if (!FileWrite.is(s)) throw new Error(`expected a file.write step, got ${JSON.stringify(s)}`)
+    return s
+  }
+
   const cases: Array<[string, (p: Plan.Plan) => void, RegExp]> = [
-    ['mode 9999', (p) => ((p.resources[0]!.steps[0] as { mode: string }).mode = '9999'), /resources\[0\]\.steps\[0\]\.mode: "9999" is not a mode/],
-    ['uid -1', (p) => ((p.resources[0]!.steps[0] as { owner: { id: number } }).owner.id = -1), /resources\[0\]\.steps\[0\]\.owner\.id: -1 is not an id/],
-    ['a ".." path', (p) => ((p.resources[0]!.steps[0] as { path: string }).path = '/etc/../../tmp/x'), /resources\[0\]\.steps\[0\]\.path: .* is not a clean absolute path/],
-    ['a relative path', (p) => ((p.resources[0]!.steps[0] as { path: string }).path = 'tmp/x'), /is not a clean absolute path/],
+    ['mode 9999', (p) => (firstWrite(p).mode = '9999'), /resources\[0\]\.steps\[0\]\.mode: "9999" is not a mode/],
+    ['uid -1', (p) => (firstWrite(p).owner.id = -1), /resources\[0\]\.steps\[0\]\.owner\.id: -1 is not an id/],
+    ['a ".." path', (p) => (firstWrite(p).path = '/etc/../../tmp/x'), /resources\[0\]\.steps\[0\]\.path: .* is not a clean absolute path/],
+    ['a relative path', (p) => (firstWrite(p).path = 'tmp/x'), /is not a clean absolute path/],
     ['duplicate ids', (p) => ((p.resources[1] as { id: string }).id = p.resources[0]!.id), /resources\[1\]\.id: duplicate id "file#\/out\.txt" \(also resources\[0\]\)/],
   ]
   for (const [name, edit, message] of cases) {

@@ -20,7 +20,7 @@ import { inlineBytes, observeWith } from '../../../src/observe/observe.js'
 import { run } from '../../../src/observe/run.js'
 import * as PlanFile from '../../../src/planfile/PlanFile.js'
 import { pkg } from '../../../src/types/package/index.js'
-import type { PackageResourcePlan } from '../../../src/types/package/ResourcePlan.js'
+import { PackageResourcePlan } from '../../../src/types/package/ResourcePlan.js'
 import * as Registry from '../../../src/types/registry.js'
 import { hostFiles } from '../../support/run.js'
 
@@ -64,6 +64,13 @@ const planWith = async (packages: Packages.MemoryManager, text = manifest) => {
   return { families, plan: E.chain((o: Parameters<typeof Planner.plan>[1]) => E.map(PlanFile.seal)(Planner.plan(catalog.right, o, { version: 'test', root: '/' })))(obs) }
 }
 
+/** The plan's resources as the package plans they all are (the test fails on any other). */
+const packagePlans = (p: Plan.Body): ReadonlyArray<PackageResourcePlan> =>
+  p.resources.map((r) => {
+    if (!PackageResourcePlan.is(r)) throw new Error(`expected a package resource plan, got ${JSON.stringify(r)}`)
+    return r
+  })
+
 describe('package resources in a plan', () => {
   it('are observed with one status query, planned with the versions they name, and read back from the plan file', async () => {
     const packages = fleet()
@@ -93,7 +100,7 @@ describe('package resources in a plan', () => {
     const { families, plan } = await planWith(packages)
     if (E.isLeft(plan)) throw new Error('plan')
     const steps = PackageSteps.family(() => packages)
-    for (const r of plan.right.resources as ReadonlyArray<PackageResourcePlan>) {
+    for (const r of packagePlans(plan.right)) {
       expect(await run(pkg.check(r, { users: new Map(), groups: new Map() } as never), families)).toEqual({})
       for (const s of r.steps) {
         expect(await steps.prepare(s, '')).toMatchObject({ right: { _tag: 'Irreversible' } })
@@ -114,7 +121,7 @@ describe('package resources in a plan', () => {
     if (E.isLeft(plan)) throw new Error('plan')
     const later = Packages.make({ ...packages.packages(), zsh: { installed: '5.9-4', available: ['5.9-4', '5.9-8', '5.9-9'] }, vim: { installed: '9.0.1378-2', available: ['9.0.1378-2', '9.1-1'] }, telnet: { available: ['0.17-44'] } })
     const families = Families.requests({ machine: machine(), packages: () => later })
-    const drift = await Promise.all((plan.right.resources as ReadonlyArray<PackageResourcePlan>).map(async (r) => [r.id, (await run(pkg.check(r, undefined as never), families)).drift]))
+    const drift = await Promise.all(packagePlans(plan.right).map(async (r) => [r.id, (await run(pkg.check(r, undefined as never), families)).drift]))
     expect(drift).toEqual([
       ['package#hello', undefined],
       ['package#vim', undefined],
@@ -128,7 +135,7 @@ describe('package resources in a plan', () => {
     const packages = fleet()
     const { families, plan } = await planWith(packages)
     if (E.isLeft(plan)) throw new Error('plan')
-    const byId = (id: string) => (plan.right.resources as ReadonlyArray<PackageResourcePlan>).find((r) => r.id === id)!
+    const byId = (id: string) => packagePlans(plan.right).find((r) => r.id === id)!
     expect(await run(pkg.verify(byId('package#hello')), families)).toEqual(['package hello is not installed, not installed'])
     expect(await run(pkg.verify(byId('package#telnet')), families)).toEqual(['package telnet is installed at 0.17-44, not absent'])
     expect(await run(pkg.verify(byId('package#curl')), families)).toEqual(['package curl is installed at 7.88.1-10+deb12u5, not at 7.88.1-10'])
