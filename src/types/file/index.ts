@@ -149,4 +149,6 @@ export const file: ResourceType<Spec.FileSpec, Planner.Observed, FileResourcePla
     if (r.force) props.push('force=true')
     return f(props.join(' '))
   },
+  // A mode as the manifest writes it ("0644"), not as the number it is.
+  json: (r) => (r.mode === undefined ? r : { ...r, mode: Mode.format(r.mode) }),
 }
