@@ -31,7 +31,7 @@ describe('Snapshot.of', () => {
       ['file#/etc/a.conf', 'file', 'm.yaml:4'],
       ['exec#reload', 'exec', 'm.yaml:10'],
     ])
-    expect(s.resources[0]!.props).toMatchObject({ path: '/etc/a.conf', content: { _tag: 'Inline', text: 'a\n' }, mode: 0o640, owner: 'root' })
+    expect(s.resources[0]!.props).toMatchObject({ path: '/etc/a.conf', content: { _tag: 'Inline', text: 'a\n' }, mode: '0640', owner: 'root' })
     expect(s.resources[1]!.props).toMatchObject({ command: '/bin/true', subscribe: ['file#/etc/a.conf'] })
     for (const r of s.resources) expect(JSON.stringify(r.props)).not.toMatch(/"at"|"_tag":"(file|exec)"|"id"/)
   })
