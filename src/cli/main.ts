@@ -77,7 +77,14 @@ const sessionOf = (machine: Machine): (() => Promise<Session>) => {
   }
 }
 
-const providersOf = (o: MachineOptions & Options.PluginFlags, session: () => Promise<Session>): Providers => ({ providerPath: o.providerPath ?? [], session, references: boltReferences(Options.plugins(o)), secretKey: secretKeyIn(o.root ?? '/', stateDirOf(o)) })
+const providersOf = (o: MachineOptions & Options.PluginFlags, session: () => Promise<Session>): Providers => ({
+  providerPath: o.providerPath ?? [],
+  session,
+  references: boltReferences(Options.plugins(o)),
+  secretKey: secretKeyIn(o.root ?? '/', stateDirOf(o)),
+  // Holo plugins run under the same --plugin-timeout as Bolt plugins.
+  ...(o.pluginTimeout !== undefined ? { holo: { timeoutSeconds: o.pluginTimeout } } : {}),
+})
 
 const machineFor = async (o: MachineOptions): Promise<Machine> => {
   const root = await Options.resolveRoot(o.root)
@@ -163,14 +170,14 @@ const crashHook = (): ((seq: number) => void) | undefined => {
 const say = (json: boolean | undefined, text: string): void => (json === true ? err : out)(text.endsWith('\n') ? text : text + '\n')
 
 /** The executor's options of a command line. */
-const applyOptions = (o: MachineOptions & { atomic?: boolean; noop?: boolean; json?: boolean; force?: boolean }, session: () => Promise<Session>, postMessage: (m: string | undefined) => void): Apply.Options => {
+const applyOptions = (o: MachineOptions & Options.PluginFlags & { atomic?: boolean; noop?: boolean; json?: boolean; force?: boolean }, session: () => Promise<Session>, postMessage: (m: string | undefined) => void): Apply.Options => {
   const hook = crashHook()
   return {
     stateDir: stateDirOf(o),
     atomic: o.atomic === true,
     noop: o.noop === true,
     libral: session,
-    ...(o.force === true ? { holo: { force: true } } : {}),
+    ...(o.force === true || o.pluginTimeout !== undefined ? { holo: { ...(o.force === true ? { force: true } : {}), ...(o.pluginTimeout !== undefined ? { timeoutSeconds: o.pluginTimeout } : {}) } } : {}),
     onRecovered: (undone) => say(o.json, `${undone.map((x) => `recovered: ${Terminal.field(x)}`).join('\n')}\n${o.json === true ? '' : '\n'}`),
     onPlan: (plan) => {
       if (plan.preMessage !== undefined) say(o.json, plan.preMessage)

@@ -17,6 +17,7 @@ import * as Load from '../load/load.js'
 import * as Resolve from '../load/resolve.js'
 import type * as Node from '../manifest/Node.js'
 import type { Session } from '../interpreters/libral/Session.js'
+import type * as Interpreters from '../interpreters/families.js'
 import * as Types from '../types/registry.js'
 import * as Value from '../manifest/expr/Value.js'
 import * as Sensitive from './sensitive.js'
@@ -161,6 +162,8 @@ export interface Providers {
   readonly references?: References
   /** The host's key of sensitive values' digests, asked for only when a plugin gave a sensitive value (none: such a plan is refused). */
   readonly secretKey?: () => Promise<E.Either<string, Uint8Array>>
+  /** How holo resources are observed (`--plugin-timeout`; default: the real host, 300 s a plugin run). */
+  readonly holo?: Interpreters.Services['holo']
 }
 
 const noReferences: References = async () => E.right(Resolve.none)
@@ -305,7 +308,7 @@ export const planManifest = async (
   // The source files are loaded once, here; observation asks for them and never reads the host itself.
   const hostInputs = await Load.sources(catalog, readHost)
   // As CCM goes on past a failing resource: one that cannot be observed or planned is a failed resource of the plan.
-  const observed = await observe(catalog, machine, hostInputs, inline, providers.session, runner, true)
+  const observed = await observe(catalog, machine, hostInputs, inline, providers.session, runner, true, providers.holo)
   if (E.isLeft(observed)) return E.left(observed.left.map(hideIn(compiled.right.resolved.filter((r) => r.sensitive).flatMap((r) => Resolve.texts(r.value)))))
   const body = Planner.planAll(catalog, observed.right, { version, root: machine.root }).body
   return Sensitive.seal(body, compiled.right.resolved, providers.secretKey)

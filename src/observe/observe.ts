@@ -79,7 +79,7 @@ export const observeWith = async (
 /**
  * Observes the whole catalog: the accounts, then every resource's program. `inline` gives inline
  * contents' bytes; `session` runs libral providers and `runner` guard commands, when the catalog
- * has resources that need them.
+ * has resources that need them; `holo` says how holo resources are observed (`--plugin-timeout`).
  */
 export const observe = async (
   catalog: Catalog,
@@ -89,6 +89,7 @@ export const observe = async (
   session?: Session | (() => Promise<Session>),
   runner?: Runner | (() => Promise<Runner>),
   tolerant = false,
+  holo?: Interpreters.Services['holo'],
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
   const accounts = await machine.accounts()()
   if (E.isLeft(accounts)) return E.left([Diagnostic.make('Observe', `cannot read the user database: ${Fault.render(accounts.left)}`)])
@@ -99,6 +100,7 @@ export const observe = async (
     seen: (path, sha256) => hosts.set(path, sha256),
     ...(runner !== undefined ? { runner: typeof runner === 'function' ? once(runner) : async () => runner } : {}),
     ...(session !== undefined ? { libral: { session: typeof session === 'function' ? session : async () => session } } : {}),
+    ...(holo !== undefined ? { holo } : {}),
   })
   return observeWith(catalog, families, accounts.right, hosts, inline, tolerant)
 }

@@ -46,13 +46,37 @@ diff) ;;
 esac
 `
 
+/** A plugin whose scan hangs: it records its process group in $HOLO_ROOT_DIR/hang.pgid and sleeps, with a child, for a minute. */
+const hangPlugin = `#!/bin/sh
+case "$1" in
+info) echo MIN_API_VERSION=3; echo MAX_API_VERSION=3 ;;
+scan) ps -o pgid= -p $$ | tr -d ' ' > "$HOLO_ROOT_DIR/hang.pgid"; sleep 60; echo "ENTITY: hang:one" ;;
+*) exit 1 ;;
+esac
+`
+
+/** The live processes of a process group, from /proc (a killed process whose parent has not reaped it yet, a zombie, is not alive). */
+const liveInGroup = (pgid: number): ReadonlyArray<string> =>
+  fs.readdirSync('/proc').flatMap((pid) => {
+    if (!/^\d+$/.test(pid)) return []
+    let stat: string
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    } catch {
+      return []
+    }
+    // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so read after the last ')'
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return Number(pgrp) === pgid && state !== 'Z' ? [stat.slice(0, stat.lastIndexOf(')') + 1)] : []
+  })
+
 interface World extends Sandbox {
   readonly plan: (manifest: string, ...more: string[]) => ReturnType<typeof plait>
   readonly apply: (manifest: string, ...more: string[]) => ReturnType<typeof plait>
 }
 
 /** A root with etc/holorc naming the given plugins, run/ for Holo's lock, and the resources of each. */
-const world = (plugins: ReadonlyArray<'greet' | 'plain' | 'settings' | 'oneshot'>): World => {
+const world = (plugins: ReadonlyArray<'greet' | 'plain' | 'hang' | 'settings' | 'oneshot'>): World => {
   const s = sandbox()
   const write = (rel: string, text: string, mode = 0o644) => {
     fs.mkdirSync(path.dirname(s.at(rel)), { recursive: true })
@@ -63,7 +87,7 @@ const world = (plugins: ReadonlyArray<'greet' | 'plain' | 'settings' | 'oneshot'
   const binary = (id: string): string => {
     if (id === 'settings' || id === 'oneshot') return path.join(repo, 'lib', 'holo', id, `holo-${id}`)
     const b = path.join(bins, `holo-${id}`)
-    fs.writeFileSync(b, id === 'greet' ? greet : plainPlugin, { mode: 0o755 })
+    fs.writeFileSync(b, id === 'greet' ? greet : id === 'hang' ? hangPlugin : plainPlugin, { mode: 0o755 })
     return b
   }
   write('etc/holorc', plugins.map((p) => `plugin ${p}=${binary(p)}\n`).join(''))
@@ -242,6 +266,28 @@ describe('holo resources in plans', () => {
     expect(missing.code, show(missing)).not.toBe(0)
     expect(missing.stderr).toContain('no configured Holo plugin reports the entity greeting:nobody (configured: greet)')
     expect(missing.stderr).toContain('the Holo plugin files is not configured in etc/holorc or etc/holorc.d (configured: greet)')
+  }, 120_000)
+
+  it('kills a hung plugin after --plugin-timeout with its process group, fails only the resources that need it, and plans the others', async () => {
+    const w = world(['greet', 'hang'])
+    const m = w.manifest(manifest(['greeting:hello', 'hang']))
+    for (const command of ['plan', 'apply'] as const) {
+      fs.rmSync(w.at('hang.pgid'), { force: true })
+      const started = Date.now()
+      const run = await (command === 'plan' ? w.plan(m, '--plugin-timeout', '2') : w.apply(m, '--plugin-timeout', '2'))
+      const took = Date.now() - started
+      expect(run.code, show(run)).toBe(1)
+      // two seconds of the hung scan, not the 60 s it sleeps nor the 300 s default
+      expect(took).toBeLessThan(30_000)
+      expect(run.stderr).toContain('scan with plugin hang failed: ran longer than 2 s and was killed with its process group')
+      expect(run.stdout + run.stderr).toContain('holo#hang')
+      const pgid = Number(fs.readFileSync(w.at('hang.pgid'), 'utf8'))
+      expect(pgid).toBeGreaterThan(1)
+      expect(liveInGroup(pgid)).toEqual([])
+      // the greeting, which another plugin reports, planned (and under apply, applied) normally
+      if (command === 'plan') expect(run.stdout).toContain('holo.apply (greet): Greeting greeting:hello (never greeted)')
+      else expect(read(w.at('etc/greet/hello'))).toBe('hello, world\n')
+    }
   }, 120_000)
 
   it('refuses a name that is a path, and properties, when it compiles the manifest', async () => {

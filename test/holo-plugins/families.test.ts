@@ -10,6 +10,7 @@ import * as Memory from '../../src/interpreters/holo/memory.js'
 import * as Entity from '../../src/interpreters/holo/protocol/Entity.js'
 import * as Outcome from '../../src/interpreters/holo/protocol/Outcome.js'
 import * as Output from '../../src/interpreters/holo/protocol/Output.js'
+import * as Family from '../../src/interpreters/holoSteps/family.js'
 import * as Probes from '../../src/interpreters/holoSteps/probes.js'
 import * as Steps from '../../src/interpreters/holoSteps/steps.js'
 import type * as Observed from '../../src/types/holo/Observed.js'
@@ -72,10 +73,52 @@ describe('the holo request family', () => {
     expect(all).toEqual(E.left(fault))
   })
 
+  it('answers an entity ID a plugin that scanned reports though another plugin\'s scan failed, and fails one only the failed plugin could report', async () => {
+    const fault = Fault.make('ProtocolViolation', 'holo', 'scan', 'files', 'printed garbage')
+    const [good, unknown] = (await Probes.family(() => TE.right(host(fault))).answer([
+      { selector: { _tag: 'Entity', id: 'greeting:b' } },
+      { selector: { _tag: 'Entity', id: 'file:/etc/x' } },
+    ])) as ReadonlyArray<Answer>
+    expect(E.isRight(good!) && good.right.entities.map((e) => [e.id, e.upToDate])).toEqual([['greeting:b', true]])
+    expect(unknown).toEqual(E.left(fault))
+  })
+
+  it('fails only the resources that take an entity whose diff fails', async () => {
+    const fault = Fault.make('Failed', 'holo', 'diff', 'greet greeting:a', 'plugin greet, entity greeting:a: diff failed: exit status 1')
+    const h = Memory.make([
+      { id: 'greet', entities: [{ ...entity('greet', 'greeting:a'), script: { diff: () => E.left(fault) } }, entity('greet', 'greeting:b')] },
+      { id: 'idle', entities: [entity('idle', 'idle:z')] },
+    ])
+    const [a, b, idle, greet, all] = (await Probes.family(() => TE.right(h)).answer([
+      { selector: { _tag: 'Entity', id: 'greeting:a' } },
+      { selector: { _tag: 'Entity', id: 'greeting:b' } },
+      { selector: { _tag: 'Plugin', plugin: 'idle' } },
+      { selector: { _tag: 'Plugin', plugin: 'greet' } },
+      { selector: { _tag: 'All' } },
+    ])) as ReadonlyArray<Answer>
+    expect(a).toEqual(E.left(fault))
+    expect(E.isRight(b!) && b.right.entities.map((e) => e.id)).toEqual(['greeting:b'])
+    expect(E.isRight(idle!) && idle.right.entities.map((e) => e.id)).toEqual(['idle:z'])
+    expect(greet).toEqual(E.left(fault))
+    expect(all).toEqual(E.left(fault))
+    // the failing diff ran once for the batch
+    expect(h.calls().filter((c) => c === 'diff greeting:a')).toHaveLength(1)
+  })
+
   it('gives every request the same Left when the host cannot open', async () => {
     const fault = Fault.make('NotFound', 'holo', 'configure', '/etc/holorc', 'cannot read /etc/holorc')
     const answers = await Probes.family(() => TE.left(fault)).answer([{ selector: { _tag: 'All' } }, { selector: { _tag: 'Plugin', plugin: 'greet' } }])
     expect(answers).toEqual([E.left(fault), E.left(fault)])
+  })
+})
+
+describe('the plugin timeout of the holo families', () => {
+  it('is --plugin-timeout in milliseconds, and 300 s, as for Bolt plugins, when none or no positive number is given', () => {
+    expect(Family.timeoutMsOf({ timeoutSeconds: 2 })).toBe(2000)
+    expect(Family.timeoutMsOf({ timeoutSeconds: 0.5 })).toBe(500)
+    expect(Family.timeoutMsOf(undefined)).toBe(300_000)
+    expect(Family.timeoutMsOf({ force: true })).toBe(300_000)
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) expect(Family.timeoutMsOf({ timeoutSeconds: bad })).toBe(300_000)
   })
 })
 

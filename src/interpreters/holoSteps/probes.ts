@@ -2,8 +2,9 @@
 // entities a holo resource takes). A batch opens one Holo host on the machine's root, runs one
 // `scan` per plugin any request needs, and one `diff` per entity taken (an entity two requests take
 // is diffed once); the host is closed when the batch is answered. A host that cannot open is the
-// same Left for every request; a plugin whose scan fails is the Left of the requests that need it,
-// and the others are answered.
+// same Left for every request; a plugin whose scan fails is the Left of the requests that need it
+// (a plugin selector naming it, '*', an entity ID no other plugin reports), and an entity whose diff
+// fails is the Left of the requests that take it; the others are answered.
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type * as Fault from '../../core/Fault.js'
@@ -41,12 +42,12 @@ const answerOn = async (host: Host.Host, requests: ReadonlyArray<Observe.Request
     let fault: Fault.Fault | undefined
     for (const p of Observed.pluginsFor(r.selector, configured)) {
       const s = scans.get(p)!
-      if (E.isLeft(s)) {
-        fault = s.left
-        break
-      }
-      reported.push(...s.right.entities)
+      if (E.isLeft(s)) fault ??= s.left
+      else reported.push(...s.right.entities)
     }
+    // An entity a plugin that scanned reports does not need the plugins whose scan failed (an
+    // entity ID is reported by one plugin); one no such plugin reports might be theirs.
+    if (fault !== undefined && r.selector._tag === 'Entity' && Observed.select(r.selector, reported).length > 0) fault = undefined
     const found: Observed.Found[] = []
     for (const e of fault === undefined ? Observed.select(r.selector, reported) : []) {
       const d = await diffOf(e)
