@@ -18,6 +18,7 @@ import * as SessionRecord from '../ensure/SessionRecord.js'
 import type * as ReportM from '../executor/Report.js'
 import * as Installation from '../interpreters/installation.js'
 import type { Machine } from '../interpreters/Machine.js'
+import type * as Health from '../types/Health.js'
 import * as Registry from '../types/registry.js'
 import * as Options from './options.js'
 import { applyingWith, quietSession, secretKeyIn, type FactSource, type Providers } from './pipeline.js'
@@ -125,6 +126,8 @@ interface Outcome {
   readonly messages: ReadonlyArray<string>
   readonly plan?: Plan.Plan
   readonly report?: ReportM.Report
+  /** The results of its health checks, when they ran. */
+  readonly health?: ReadonlyArray<Health.Result>
 }
 
 const outcomeOf = (id: string, plan: Plan.Plan, report: ReportM.Report): Outcome => {
@@ -151,15 +154,20 @@ const ensureOne = async (resource: Args.Resource, links: { require: ReadonlyArra
   const providers = providersOf(o, machine, stateDir)
   const changedBefore = (ref: string): boolean => SessionRecord.changed(records.right, ref)
   const version = Installation.version(import.meta.url)
-  const plan = await Pipeline.planOne({ document: Args.document(absoluteSource(resource)), label: `plait ensure ${resource.type} ${resource.name}`, ...links, changedBefore }, machine, version, factSource(o), providers, warnTo(o.json))
+  const plan = await Pipeline.planOne({ document: Args.document(absoluteSource(resource)), label: `plait ensure ${resource.type} ${resource.name}`, id, ...links, changedBefore }, machine, version, factSource(o), providers, warnTo(o.json))
   if (E.isLeft(plan)) return plan
   show(plan.right)
   const failedAtPlan = plan.right.resources.find((r) => r.failed !== undefined)
   if (failedAtPlan !== undefined) return E.right({ id: failedAtPlan.id, outcome: 'failed', messages: [failedAtPlan.failed ?? ''], plan: plan.right })
+  const health = new Map<string, ReadonlyArray<Health.Result>>()
   const report = await applyingWith(providers)(plan.right, (r) =>
-    Apply.apply(machine, r.plan, { stateDir, atomic: false, noop: o.noop === true, libral: providers.session, redact: r.redact, changedBefore: (ref) => links.subscribe.includes(ref) && changedBefore(ref) }),
+    Apply.apply(machine, r.plan, { stateDir, atomic: false, noop: o.noop === true, libral: providers.session, redact: r.redact, changedBefore: (ref) => links.subscribe.includes(ref) && changedBefore(ref), onHealth: (ref, results) => health.set(ref, results) }),
   )
-  return E.map((rep: ReportM.Report) => outcomeOf(id, plan.right, rep))(report)
+  return E.map((rep: ReportM.Report) => {
+    const done = outcomeOf(id, plan.right, rep)
+    const results = health.get(done.id)
+    return results !== undefined ? { ...done, health: results } : done
+  })(report)
 }
 
 /** Records an outcome in the session, when there is one (a failure to record is a warning: the resource's state is what it is). */
@@ -205,7 +213,7 @@ const apiPipe = async (o: Common & { noop?: boolean; yaml?: boolean }): Promise<
     const done = await ensureOne(resource, { require, subscribe }, { ...o, json: true }, () => undefined)
     if (E.isLeft(done)) {
       remember({ id: Args.idOf(resource), outcome: 'failed', messages: [] }, o.noop === true)
-      return respond(Api.failure(done.left.map((d) => (d.hint === undefined ? d.message : `${d.message} (${d.hint})`)).join('; ')))
+      return respond(Api.failure(done.left.map((d) => `${d.resource !== undefined ? `${d.resource}: ` : ''}${d.message}${d.hint !== undefined ? ` (${d.hint})` : ''}`).join('; ')))
     }
     remember(done.right, o.noop === true)
     respond(Api.success(eventOf(resource, done.right, o.noop === true, Number(process.hrtime.bigint() - started))))
@@ -226,6 +234,7 @@ const eventOf = (resource: Args.Resource, d: Outcome, noop: boolean, durationNs:
     durationNs,
     ...(r !== undefined ? { action: r.action } : {}),
     ...(typeof r?.desired?.provider === 'string' ? { provider: r.desired.provider } : {}),
+    ...(d.health !== undefined ? { health: d.health } : {}),
     eventId: randomBytes(14).toString('hex').slice(0, 27),
     timestamp: new Date().toISOString(),
   })
@@ -277,7 +286,8 @@ export const register = (program: Command): void => {
       if (o.json === true) Streams.out(Streams.json(d.report ?? { resources: [{ id: d.id, outcome: d.outcome, messages: d.messages }] }))
       else if (d.report !== undefined) Streams.out(Render.report(d.report))
       else Streams.out(`${d.outcome} ${Terminal.field(d.id)}: ${Terminal.field(d.messages.join('; '))}\n`)
-      if (d.plan !== undefined && d.report === undefined && d.outcome === 'failed') Streams.err(Render.failures(d.plan))
+      // Said of the resource, not of a position in the temp manifest.
+      if (d.plan !== undefined && d.report === undefined && d.outcome === 'failed') for (const r of d.plan.resources) if (r.failed !== undefined) Streams.err(`error: ${Terminal.field(r.id)}: ${Terminal.field(r.failed)}\n`)
       if (d.outcome === 'failed' || d.outcome === 'skipped') exit()
     })
 
@@ -289,7 +299,7 @@ export const register = (program: Command): void => {
       if (E.isLeft(made)) return fail([made.left])
       const machine = made.right
       const Pipeline = await import('./ensurePipeline.js')
-      const observed = await Pipeline.observeOne({ document: Args.document({ type, name, properties: Args.statusProperties(type) }), label: `plait status ${type} ${name}`, require: [], subscribe: [], changedBefore: () => false }, machine, factSource(o), providersOf(o, machine, stateDirOf(o, '/var/lib/plait')), warnTo(o.json))
+      const observed = await Pipeline.observeOne({ document: Args.document({ type, name, properties: Args.statusProperties(type) }), label: `plait status ${type} ${name}`, id: Args.idOf({ type, name }), require: [], subscribe: [], changedBefore: () => false }, machine, factSource(o), providersOf(o, machine, stateDirOf(o, '/var/lib/plait')), warnTo(o.json))
       if (E.isLeft(observed)) return fail(observed.left)
       const r = observed.right.catalog.resources[0]
       const id = r?.id ?? Args.idOf({ type, name })

@@ -28,6 +28,8 @@ export interface Input {
   readonly subscribe: ReadonlyArray<string>
   /** What the plan names as its manifest (the command line), instead of the temp file it was read from. */
   readonly label: string
+  /** The resource's id, what a problem of the temp manifest is said of instead of a position in it. */
+  readonly id: string
   /** True for an id the session saw change in an earlier command. */
   readonly changedBefore: (id: string) => boolean
 }
@@ -39,11 +41,22 @@ export interface Observed {
   readonly resolved: Parameters<typeof Sensitive.seal>[1]
 }
 
-/** A diagnostic without a position in the temp manifest (the user wrote a command line, not that file). */
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** A text with the temp manifest's path (and any position in it) said as the resource instead. */
+const scrubbed =
+  (path: string, id: string) =>
+  (text: string): string =>
+    text.replace(new RegExp(`${escaped(path)}(:\\d+)*`, 'g'), id)
+
+/** A diagnostic without a position in the temp manifest (the user wrote a command line, not that file), said of the resource. */
 const unplaced =
-  (path: string) =>
-  (d: Diagnostic.Diagnostic): Diagnostic.Diagnostic =>
-    d.at?.file === path ? Diagnostic.make(d.code, d.message, { resource: d.resource, hint: d.hint }) : d
+  (path: string, id: string) =>
+  (d: Diagnostic.Diagnostic): Diagnostic.Diagnostic => {
+    const say = scrubbed(path, id)
+    const here = d.at?.file === path
+    return Diagnostic.make(d.code, say(d.message), { ...(here ? {} : { at: d.at }), resource: d.resource ?? (here ? id : undefined), hint: d.hint === undefined ? undefined : say(d.hint) })
+  }
 
 /** Writes the document to a private temp file, runs `f` on its path, and removes it. */
 const withManifest = async <A>(document: string, f: (path: string) => Promise<A>): Promise<A> => {
@@ -71,13 +84,13 @@ const linked = (catalog: Catalog, input: Pick<Input, 'require' | 'subscribe'>): 
 /** Compiles and observes the one-resource manifest (what `plait status` shows). */
 export const observeOne = async (input: Input, machine: Machine, facts: FactSource, providers: Providers, warn: (ds: Diagnostics) => void): Promise<E.Either<Diagnostics, Observed>> =>
   withManifest(input.document, async (path) => {
-    const compiled = await compileResolved(path, machine, facts, providers, (ds) => warn(ds.map(unplaced(path))))
-    if (E.isLeft(compiled)) return E.left(compiled.left.map(unplaced(path)))
+    const compiled = await compileResolved(path, machine, facts, providers, (ds) => warn(ds.map(unplaced(path, input.id))))
+    if (E.isLeft(compiled)) return E.left(compiled.left.map(unplaced(path, input.id)))
     const catalog = linked(compiled.right.catalog, input)
     const runner = async () => (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
     const hostInputs = await Load.sources(catalog, readHost)
     const observed = await observe(catalog, machine, hostInputs, inlineMemo(), providers.session, runner, true)
-    if (E.isLeft(observed)) return E.left(observed.left.map(unplaced(path)))
+    if (E.isLeft(observed)) return E.left(observed.left.map(unplaced(path, input.id)))
     return E.right({ catalog, observations: observed.right, resolved: compiled.right.resolved })
   })
 
@@ -108,7 +121,8 @@ export const planOne = async (input: Input, machine: Machine, version: string, f
   // The session's requirements were checked before planning; the executor only knows this run's resources.
   const resources = body.resources.map((r) => {
     const { require: _, ...rest } = changed.length > 0 ? replanned(o.right, r, changed) : r
-    return rest as Plan.ResourcePlan
+    // Said of the command line, not of a position in the temp manifest.
+    return { ...rest, at: input.label } as Plan.ResourcePlan
   })
   const inputs = { ...body.inputs, manifest: { ...body.inputs.manifest, path: input.label } }
   return Sensitive.seal({ ...body, inputs, resources, summary: Plan.summarize(resources) }, o.right.resolved, providers.secretKey)

@@ -3,6 +3,7 @@
 // CCM's transaction event, or an error. Every malformed request is an error text, never a throw.
 import * as E from 'fp-ts/lib/Either.js'
 import * as Y from 'yaml'
+import * as Health from '../types/Health.js'
 import type * as Args from './Args.js'
 import type * as SessionRecord from './SessionRecord.js'
 
@@ -22,6 +23,13 @@ export interface Request {
   readonly subscribe: ReadonlyArray<string>
 }
 
+/** CCM's result of one health check: its status in lower case, how many times it ran, and its first line of output. */
+export interface HealthCheckResult {
+  readonly status: 'ok' | 'warning' | 'critical' | 'unknown'
+  readonly tries: number
+  readonly output: string
+}
+
 /** CCM's transaction event of one resource (the response's `state`). */
 export interface Event {
   readonly protocol: typeof eventProtocol
@@ -36,6 +44,8 @@ export interface Event {
   /** Nanoseconds. */
   readonly duration: number
   readonly noop_message?: string
+  /** The results of the resource's health checks, when it has some and they ran. */
+  readonly health_check?: ReadonlyArray<HealthCheckResult>
   readonly error?: ReadonlyArray<string>
   readonly changed: boolean
   readonly refreshed?: boolean
@@ -118,6 +128,28 @@ export interface Done {
   readonly provider?: string
   readonly eventId: string
   readonly timestamp: string
+  /** The results of its health checks, as the executor ran them (none: it has none, or they did not run). */
+  readonly health?: ReadonlyArray<Health.Result>
+}
+
+const statuses: Readonly<Record<Health.Status, HealthCheckResult['status']>> = { OK: 'ok', WARNING: 'warning', CRITICAL: 'critical', UNKNOWN: 'unknown' }
+
+/** A health check's result as CCM's event carries it. */
+export const healthCheckResult = (r: Health.Result): HealthCheckResult => ({ status: statuses[r.status], tries: r.tries, output: r.message })
+
+/**
+ * The messages of an outcome without its health check results (they go to `health_check`): the
+ * executor adds each OK result as a line, and the results that are not OK as the failure, joined.
+ * A failure by health checks stays a reason in `error`: one line naming the checks that were not
+ * OK, pointing to `health_check` for their results.
+ */
+export const withoutHealth = (messages: ReadonlyArray<string>, results: ReadonlyArray<Health.Result>): ReadonlyArray<string> => {
+  if (results.length === 0) return messages
+  const bad = results.filter((r) => r.status !== 'OK')
+  const failure = bad.map(Health.render).join('; ')
+  const lines = new Set(results.map(Health.render))
+  const rest = messages.filter((m) => !lines.has(m) && m !== failure)
+  return bad.length > 0 && messages.includes(failure) ? [`health check ${bad.map((r) => `${r.name} is ${r.status}`).join(', ')} (see health_check)`, ...rest] : rest
 }
 
 const typeProviders: Readonly<Record<string, string>> = { file: 'posix', exec: 'posix', service: 'systemd', package: 'auto' }
@@ -135,6 +167,8 @@ export const event = (d: Done): Event => {
   const hash = d.id.indexOf('#')
   const alias = d.resource.properties['alias']
   const unmet = d.messages.filter((m) => m.startsWith('unmet requirement'))
+  const health = d.health ?? []
+  const messages = withoutHealth(d.messages, health)
   return {
     protocol: eventProtocol,
     event_id: d.eventId,
@@ -146,8 +180,9 @@ export const event = (d: Done): Event => {
     requested_ensure: requested,
     final_ensure: met ? requested : d.action === 'create' ? 'absent' : 'unknown',
     duration: d.durationNs,
-    ...(d.noop && d.outcome === 'changed' ? { noop_message: d.messages.join('; ') } : {}),
-    ...(d.outcome === 'failed' || d.outcome === 'skipped' ? { error: [...d.messages] } : {}),
+    ...(d.noop && d.outcome === 'changed' ? { noop_message: messages.join('; ') } : {}),
+    ...(health.length > 0 ? { health_check: health.map(healthCheckResult) } : {}),
+    ...(d.outcome === 'failed' || d.outcome === 'skipped' ? { error: [...messages] } : {}),
     changed: d.outcome === 'changed',
     failed: d.outcome === 'failed',
     skipped: d.outcome === 'skipped',

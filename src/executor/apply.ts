@@ -58,6 +58,8 @@ export interface Options {
   readonly redact?: (text: string) => string
   /** Resources that changed before this run (a `plait ensure` session's earlier commands): a subscriber refreshes for them too. */
   readonly changedBefore?: (id: string) => boolean
+  /** Called with the results of a resource's health checks once they ran (`plait ensure api pipe` reports them as CCM's `health_check`). */
+  readonly onHealth?: (id: string, results: ReadonlyArray<HealthM.Result>) => void
 }
 
 /** The default state directory. */
@@ -401,6 +403,7 @@ const rollback = async (machine: Machine, done: ReadonlyArray<Done>): Promise<{ 
 const checkHealth = async (r: Plan.ResourcePlan, machine: Machine, options: Options, notes: string[]): Promise<string | undefined> => {
   if (r.healthChecks === undefined || r.healthChecks.length === 0) return undefined
   const results = await Health.runAll(r.healthChecks, await runnerOf(machine, options), options.sleep, { machine, ...(options.services !== undefined ? { services: options.services } : {}), ...(options.packages !== undefined ? { packages: options.packages } : {}) })
+  options.onHealth?.(r.id, results)
   const bad = results.filter((x) => x.status !== 'OK')
   notes.push(...results.filter((x) => x.status === 'OK').map(HealthM.render))
   return bad.length === 0 ? undefined : bad.map(HealthM.render).join('; ')

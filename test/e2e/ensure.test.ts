@@ -68,6 +68,31 @@ describe('plait ensure', () => {
     expect(prop.stderr).toContain('--prop "nokey": expected KEY=VALUE')
   })
 
+  it('says a resource that fails at plan time by its id, never by a path or position in the temp manifest, for a command and for the API', async () => {
+    const s = sandbox()
+    const r = await plait(['ensure', 'file', '/nodir/f', '--content', 'hi', ...attrs, '--root', s.root, ...state], { cwd: tempDir() })
+    expect(r.code, show(r)).toBe(1)
+    expect(r.stderr).toContain('error: file#/nodir/f: the parent directory /nodir does not exist')
+    expect(r.stdout + r.stderr).not.toMatch(/plait-ensure-|ensure\.yaml/)
+    const json = await plait(['ensure', 'file', '/nodir/f', '--content', 'hi', ...attrs, '--root', s.root, '--json'], { cwd: tempDir() })
+    expect(json.code, show(json)).toBe(1)
+    expect(json.stdout + json.stderr).not.toMatch(/plait-ensure-|ensure\.yaml/)
+    const template = await plait(['ensure', 'file', '/etc/x', '--content', '${ nope( }', ...attrs, '--root', s.root], { cwd: tempDir() })
+    expect(template.code, show(template)).toBe(1)
+    expect(template.stderr).toContain('error: file#/etc/x: content:')
+    expect(template.stdout + template.stderr).not.toMatch(/plait-ensure-|ensure\.yaml/)
+    for (const [content, says] of [
+      ['hi', 'the parent directory /nodir does not exist'],
+      ['${ nope( }', 'file#/nodir/f: content:'],
+    ] as const) {
+      const request = { protocol: 'io.choria.ccm.v1.resource.ensure.request', type: 'file', properties: { name: '/nodir/f', content, owner: 'root', group: 'root', mode: '0644' } }
+      const api = await piped(['ensure', 'api', 'pipe', '--noop', '--root', s.root], JSON.stringify(request))
+      expect(api.stdout + api.stderr).not.toMatch(/plait-ensure-|ensure\.yaml/)
+      expect(checkResponse(JSON.parse(api.stdout))).toEqual([])
+      expect(api.stdout).toContain(says)
+    }
+  })
+
   it('shows the observed state of one resource with status --json, and changes nothing', async () => {
     const s = sandbox()
     fs.mkdirSync(s.at('/etc'))
@@ -199,6 +224,29 @@ describe('plait ensure api pipe', () => {
     // CCM's package example, in noop: the answer validates whatever the machine has installed.
     const pkg = await piped(['ensure', 'api', 'pipe', '--noop', '--root', s.root], JSON.stringify(examples['package_request']))
     expect(checkResponse(JSON.parse(pkg.stdout)), pkg.stdout + pkg.stderr).toEqual([])
+  })
+
+  it("reports health check results in CCM's health_check field, not in error, and fails the resource on one that is not OK", async () => {
+    const s = sandbox()
+    fs.mkdirSync(s.at('/etc'))
+    const request = (checks: ReadonlyArray<Record<string, unknown>>) =>
+      JSON.stringify({ protocol: 'io.choria.ccm.v1.resource.ensure.request', type: 'file', properties: { name: '/etc/motd', content: 'hi\n', owner: 'root', group: 'root', mode: '0644', health_checks: checks } })
+    const ok = await piped(['ensure', 'api', 'pipe', '--root', s.root, ...state], request([{ name: 'up', command: '/bin/echo all good' }]))
+    expect(ok.code, show(ok)).toBe(0)
+    const good = JSON.parse(ok.stdout) as { state: Record<string, unknown> }
+    expect(checkResponse(good)).toEqual([])
+    expect(good.state).toMatchObject({ changed: true, failed: false, health_check: [{ status: 'ok', tries: 1, output: 'all good' }] })
+    expect(good.state['error']).toBeUndefined()
+    const bad = await piped(['ensure', 'api', 'pipe', '--root', s.root, ...state], request([{ name: 'up', command: '/bin/echo all good' }, { name: 'down', command: '/bin/sh -c "echo gone; exit 2"', tries: 2, try_sleep: '10ms' }]))
+    expect(bad.code, show(bad)).toBe(0)
+    const failed = JSON.parse(bad.stdout) as { state: { health_check: unknown; error: string[]; failed: boolean } }
+    expect(checkResponse(failed)).toEqual([])
+    expect(failed.state.failed).toBe(true)
+    expect(failed.state.health_check).toEqual([
+      { status: 'ok', tries: 1, output: 'all good' },
+      { status: 'critical', tries: 2, output: 'gone' },
+    ])
+    expect(failed.state.error).toEqual(['health check down is CRITICAL (see health_check)'])
   })
 
   it('gives a malformed request an error response, never a stack trace', async () => {

@@ -3,6 +3,7 @@ import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as Api from '../../src/ensure/Api.js'
+import * as Health from '../../src/types/Health.js'
 import { checkRequest, checkResponse } from './schema.js'
 
 const types = ['file', 'exec', 'service', 'package']
@@ -67,6 +68,36 @@ describe('Api', () => {
       expect(e.failed).toBe(outcome === 'failed')
     },
   )
+
+  const resultArb: fc.Arbitrary<Health.Result> = fc.record({
+    name: fc.constantFrom('http', 'disk', 'ping'),
+    status: fc.constantFrom<Health.Status>('OK', 'WARNING', 'CRITICAL', 'UNKNOWN'),
+    message: fc.constantFrom('', 'HTTP OK: 200', 'connection refused'),
+    tries: fc.integer({ min: 1, max: 5 }),
+  })
+
+  fcTest.prop([fc.array(resultArb, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.constantFrom('file does not exist', 'Would have created the file')])(
+    "puts health check results in health_check, as CCM's schema says, and none of them in error or noop_message",
+    (results, noop, step) => {
+      const bad = results.filter((r) => r.status !== 'OK')
+      // What the executor reports: the results that are not OK joined as the failure, each OK result as a line.
+      const messages = [...(bad.length > 0 ? [bad.map(Health.render).join('; ')] : []), step, ...results.filter((r) => r.status === 'OK').map(Health.render)]
+      const e = Api.event(done({ outcome: bad.length > 0 ? 'failed' : 'changed', noop, messages, health: results }))
+      expect(checkResponse(Api.success(e))).toEqual([])
+      expect(e.health_check).toEqual(results.map((r) => ({ status: r.status.toLowerCase(), tries: r.tries, output: r.message })))
+      const said = [...(e.error ?? []), e.noop_message ?? '']
+      for (const r of results) expect(said).not.toContain(Health.render(r))
+      if (bad.length > 0) expect(e.error).toEqual([`health check ${bad.map((r) => `${r.name} is ${r.status}`).join(', ')} (see health_check)`, step])
+      else expect(e.error).toBeUndefined()
+      if (noop && bad.length === 0) expect(e.noop_message).toBe(step)
+    },
+  )
+
+  it('leaves health_check out when the resource has no health checks, or they did not run', () => {
+    expect(Api.event(done({})).health_check).toBeUndefined()
+    expect(Api.event(done({ health: [] })).health_check).toBeUndefined()
+    expect(Api.withoutHealth(['a', 'b'], [])).toEqual(['a', 'b'])
+  })
 
   it('says the ensure asked for is final when it was met, and what the plan found when it was not', () => {
     expect(Api.event(done({})).final_ensure).toBe('present')

@@ -116,7 +116,7 @@ export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatu
         }
       } else {
         // CCM's table: a directory replaces what is there. The removal is backed up (a special file's cannot be).
-        steps.push(inTheWay(path, status, 'the directory'))
+        steps.push(inTheWay(path, status, 'directory'))
         steps.push({ _tag: 'file.mkdir', path, owner: owner!, group: group!, mode: modeText, reason: `a ${kindName(status)} was in the way`, noop: 'Would have created directory' })
       }
       break
@@ -137,7 +137,7 @@ export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatu
         steps.push(write(bytes ?? empty, bytes === undefined ? 'file does not exist (created empty: no content or source)' : 'file does not exist'))
       } else if (status._tag === 'Directory' || status._tag === 'Other') {
         // CCM's table: the file replaces what is there (a non-empty directory only with force).
-        steps.push(inTheWay(path, status, 'the file'))
+        steps.push(inTheWay(path, status, 'file'))
         steps.push(write(bytes ?? empty, `a ${kindName(status)} was in the way${bytes === undefined ? ' (created empty: no content or source)' : ''}`))
       } else if (status._tag === 'Symlink') {
         steps.push(write(bytes!, `a symlink to ${status.target} is in the way; it is replaced by the file`))
@@ -180,12 +180,24 @@ const attrChanges = (s: { uid: number; gid: number; mode: number }, owner: Princ
   return out
 }
 
-/** The removal of what stands where a file or directory must go, before it is made: backed up, so rollback puts it back. */
-const inTheWay = (path: string, status: FileStatus, what: string): Step => {
+/**
+ * The removal of what stands where a file or directory must go, before it is made: backed up, so
+ * rollback puts it back. Its noop message says the replacement (`Would have replaced the directory
+ * /x with a file`), not a removal of a file that may be a directory.
+ */
+const inTheWay = (path: string, status: Exclude<FileStatus, { _tag: 'Absent' }>, what: 'file' | 'directory'): Step => {
   const kind = status._tag === 'Directory' ? 'directory' : status._tag === 'File' ? 'file' : status._tag === 'Symlink' ? 'symlink' : 'other'
   const recursive = status._tag === 'Directory' && !status.empty
   const undo = kind === 'other' ? ' (its removal cannot be undone)' : ''
-  return { _tag: 'file.remove', path, kind, recursive, reason: `a ${kindName(status)}${recursive ? ' with contents (force)' : ''} is in the way of ${what}; it is removed first${undo}`, noop: 'Would have removed the file' }
+  const was = kind === 'other' ? 'special file' : kind
+  return {
+    _tag: 'file.remove',
+    path,
+    kind,
+    recursive,
+    reason: `a ${kindName(status)}${recursive ? ' with contents (force)' : ''} is in the way of the ${what}; it is removed first${undo}`,
+    noop: `Would have replaced the ${was} ${path} with a ${what}`,
+  }
 }
 
 const kindName = (s: FileStatus): string =>

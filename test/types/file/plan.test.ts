@@ -85,7 +85,7 @@ describe('file plan: the decision table', () => {
     const p = plan(spec({ ensure: 'directory', content: { _tag: 'Unmanaged' }, mode: 0o755 }), status)
     expect(p.action).toBe('update')
     expect(p.steps).toMatchObject([
-      { _tag: 'file.remove', path: '/etc/x', kind, recursive: false, noop: 'Would have removed the file' },
+      { _tag: 'file.remove', path: '/etc/x', kind, recursive: false, noop: `Would have replaced the ${kind === 'other' ? 'special file' : kind} /etc/x with a directory` },
       { _tag: 'file.mkdir', path: '/etc/x', mode: '0755', noop: 'Would have created directory' },
     ])
     expect(p.steps[0]!.reason).toMatch(/is in the way of the directory; it is removed first/)
@@ -95,7 +95,7 @@ describe('file plan: the decision table', () => {
     const p = plan(spec(), { _tag: 'Directory', uid: 0, gid: 0, mode: 0o755, empty: true })
     expect(p.action).toBe('update')
     expect(p.steps).toMatchObject([
-      { _tag: 'file.remove', kind: 'directory', recursive: false },
+      { _tag: 'file.remove', kind: 'directory', recursive: false, reason: 'a directory is in the way of the file; it is removed first', noop: 'Would have replaced the directory /etc/x with a file' },
       { _tag: 'file.write', content: { data: 'new\n' }, reason: 'a directory was in the way' },
     ])
     expect((p.steps[1] as { diff: string }).diff).toContain('+new')
@@ -106,6 +106,7 @@ describe('file plan: the decision table', () => {
     const p = plan(spec({ force: true }), dir)
     expect(p.steps).toMatchObject([{ _tag: 'file.remove', kind: 'directory', recursive: true }, { _tag: 'file.write' }])
     expect(p.steps[0]!.reason).toBe('a directory with contents (force) is in the way of the file; it is removed first')
+    expect(p.steps[0]!.noop).toBe('Would have replaced the directory /etc/x with a file')
     expect(p.desired.force).toBe(true)
   })
   it('present + special file: removed first (which cannot be undone), then the file written', () => {
@@ -195,6 +196,19 @@ describe('file plan: laws', () => {
     const r = FilePlan.plan(s, b, status, accounts)
     if (E.isLeft(r)) return // refusals are covered by the examples above
     expect(verify(r.right.desired, status).length === 0).toBe(r.right.steps.length === 0)
+  })
+
+  fcTest.prop([specArb, statusArb])('a removal before a file or directory is made says it replaces what was there with it; only ensure: absent says "removed"', (s, status) => {
+    const b = s.content._tag === 'Inline' ? bytes(s.content.text) : undefined
+    const r = FilePlan.plan(s, b, status, accounts)
+    if (E.isLeft(r)) return
+    const removal = r.right.steps.find((x) => x._tag === 'file.remove')
+    if (removal === undefined || status._tag === 'Absent') return
+    if (s.ensure === 'absent') return void expect(removal.noop).toBe('Would have removed the file')
+    const was = status._tag === 'Directory' ? 'directory' : status._tag === 'File' ? 'file' : status._tag === 'Symlink' ? 'symlink' : 'special file'
+    expect(removal.noop).toBe(`Would have replaced the ${was} ${s.path} with a ${s.ensure === 'directory' ? 'directory' : 'file'}`)
+    expect(r.right.steps.indexOf(removal)).toBe(0)
+    expect(r.right.steps[1]?._tag).toBe(s.ensure === 'directory' ? 'file.mkdir' : 'file.write')
   })
 
   fcTest.prop([specArb, statusArb])('planning is deterministic', (s, status) => {
