@@ -14,18 +14,10 @@ import * as Observed from '../../types/package/Observed.js'
 import * as Processes from '../process.js'
 import { aptNotSuitable, type Manager, type Operation } from './Manager.js'
 import * as Tools from './tools.js'
+import { actTimeoutMs, statusTimeoutMs, type Options } from './tools.js'
 
-/** How long a status query may take, and an install or removal (downloads included). */
-export const statusTimeoutMs = 120_000
-export const actTimeoutMs = 1_800_000
-
-export interface Options {
-  /** The machine's root: `/` is the host, any other directory confines every command below it. */
-  readonly root: string
-  readonly processes?: Processes.Processes
-  /** The PATH the tools are found on and run with (default: this process's, with the sbin directories dpkg needs). */
-  readonly path?: string
-}
+// The timeouts and options every package manager shares.
+export { actTimeoutMs, statusTimeoutMs, type Options }
 
 /** The programs apt needs. */
 export const programs = ['apt-get', 'apt-cache', 'dpkg-query'] as const

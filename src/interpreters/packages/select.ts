@@ -7,19 +7,12 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
 import * as Invalid from '../../types/package/Invalid.js'
 import * as Name from '../../types/package/Name.js'
-import type * as Processes from '../process.js'
 import * as Apt from './apt.js'
 import * as Dnf from './dnf.js'
 import { notSuitable, type Manager, type Provider } from './Manager.js'
 import * as Tools from './tools.js'
 
-export interface Options {
-  /** The machine's root: `/` is the host, any other directory confines every command below it. */
-  readonly root: string
-  readonly processes?: Processes.Processes
-  /** The PATH the tools are found on and run with (default: this process's). */
-  readonly path?: string
-}
+export type Options = Tools.Options
 
 /** The provider `auto` stands for on a machine with this PATH (undefined: neither is suitable). */
 export const pick = (searchPath: string): 'apt' | 'dnf' | undefined => (Apt.suitable(searchPath) ? 'apt' : Dnf.suitable(searchPath) ? 'dnf' : undefined)

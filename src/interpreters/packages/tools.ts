@@ -12,6 +12,19 @@ import * as Invalid from '../../types/package/Invalid.js'
 import * as Root from '../../types/package/Root.js'
 import type * as Processes from '../process.js'
 
+/** How long a package manager's status query may take, and an install or removal (downloads included). */
+export const statusTimeoutMs = 120_000
+export const actTimeoutMs = 1_800_000
+
+/** What a package manager is made with (apt, dnf, or the one that picks between them). */
+export interface Options {
+  /** The machine's root: `/` is the host, any other directory confines every command below it. */
+  readonly root: string
+  readonly processes?: Processes.Processes
+  /** The PATH the tools are found on and run with (default: this process's, with the sbin directories dpkg and rpm need). */
+  readonly path?: string
+}
+
 /** The PATH the tools are found on and run with: `given`, then the sbin directories it lacks. */
 export const searchPath = (given: string): string => [given, ...['/usr/local/sbin', '/usr/sbin', '/sbin'].filter((d) => !given.split(':').includes(d))].join(':')
 
