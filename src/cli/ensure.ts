@@ -161,7 +161,7 @@ const ensureOne = async (resource: Args.Resource, links: { require: ReadonlyArra
   if (failedAtPlan !== undefined) return E.right({ id: failedAtPlan.id, outcome: 'failed', messages: [failedAtPlan.failed ?? ''], plan: plan.right })
   const health = new Map<string, ReadonlyArray<Health.Result>>()
   const report = await applyingWith(providers)(plan.right, (r) =>
-    Apply.apply(machine, r.plan, { stateDir, atomic: false, noop: o.noop === true, libral: providers.session, redact: r.redact, changedBefore: (ref) => links.subscribe.includes(ref) && changedBefore(ref), onHealth: (ref, results) => health.set(ref, results) }),
+    Apply.apply(machine, r.plan, { stateDir, atomic: false, noop: o.noop === true, libral: providers.session, redact: r.redact, sameDigest: r.sameDigest, changedBefore: (ref) => links.subscribe.includes(ref) && changedBefore(ref), onHealth: (ref, results) => health.set(ref, results) }),
   )
   return E.map((rep: ReportM.Report) => {
     const done = outcomeOf(id, plan.right, rep)

@@ -125,5 +125,5 @@ export const planOne = async (input: Input, machine: Machine, version: string, f
     return { ...rest, at: input.label } as Plan.ResourcePlan
   })
   const inputs = { ...body.inputs, manifest: { ...body.inputs.manifest, path: input.label } }
-  return Sensitive.seal({ ...body, inputs, resources, summary: Plan.summarize(resources) }, o.right.resolved, providers.secretKey)
+  return Sensitive.seal({ ...body, inputs, resources, summary: Plan.summarize(resources) }, o.right.resolved, providers.secretKey, Sensitive.carriers(o.right.catalog.resources))
 }

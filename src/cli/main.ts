@@ -353,7 +353,7 @@ program
       if ((o.project !== undefined || (o.modulepath ?? []).length > 0) && !Sensitive.holdsSecrets(plan) && o.prepare !== true) {
         fail([Diagnostic.make('Validation', '--project and --modulepath apply to a manifest, or a plan with sensitive values; this plan holds the values its plugins gave and runs no plugin')])
       }
-      report(await applyingWith(providersOf(o, session))(plan, (r) => Apply.apply(machine, r.plan, { ...options, redact: r.redact, onPlan: () => options.onPlan?.(plan) })), o, postMessage)
+      report(await applyingWith(providersOf(o, session))(plan, (r) => Apply.apply(machine, r.plan, { ...options, redact: r.redact, sameDigest: r.sameDigest, onPlan: () => options.onPlan?.(plan) })), o, postMessage)
       return
     }
     // Plan first, so a bad manifest stops here with nothing touched. Then the executor is opened
@@ -369,11 +369,11 @@ program
     }
     const applying = applyingWith(providers)
     if (o.noop === true) {
-      report(await applying(show(first), (r) => Apply.apply(machine, r.plan, { ...options, redact: r.redact, onPlan: () => options.onPlan?.(first) })), o, postMessage)
+      report(await applying(show(first), (r) => Apply.apply(machine, r.plan, { ...options, redact: r.redact, sameDigest: r.sameDigest, onPlan: () => options.onPlan?.(first) })), o, postMessage)
       return
     }
-    const redact = orFail(await Sensitive.reveal(first, providers.references ?? (async () => E.right(new Map())), providers.secretKey)).redact
-    const executor = orFail(await Apply.open(machine, { ...options, redact, onPlan: (p) => options.onPlan?.(redact(p)) }))
+    const { redact, sameDigest } = orFail(await Sensitive.reveal(first, providers.references ?? (async () => E.right(new Map())), providers.secretKey))
+    const executor = orFail(await Apply.open(machine, { ...options, redact, sameDigest, onPlan: (p) => options.onPlan?.(redact(p)) }))
     try {
       const plan = executor.recovered.length > 0 ? await planManifest(target, machine, version, factSource(o), warn, providers) : E.right(first)
       if (o.policy !== undefined && E.isRight(plan) && plan.right !== first) await PolicyCommand.gate(plan.right, o.policy, o.override ?? [])

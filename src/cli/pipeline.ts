@@ -311,5 +311,5 @@ export const planManifest = async (
   const observed = await observe(catalog, machine, hostInputs, inline, providers.session, runner, true, providers.holo)
   if (E.isLeft(observed)) return E.left(observed.left.map(hideIn(compiled.right.resolved.filter((r) => r.sensitive).flatMap((r) => Resolve.texts(r.value)))))
   const body = Planner.planAll(catalog, observed.right, { version, root: machine.root }).body
-  return Sensitive.seal(body, compiled.right.resolved, providers.secretKey)
+  return Sensitive.seal(body, compiled.right.resolved, providers.secretKey, Sensitive.carriers(catalog.resources))
 }

@@ -8,12 +8,13 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Digest from '../core/Digest.js'
-import type * as Plan from '../core/Plan.js'
+import * as Plan from '../core/Plan.js'
 import type { Position } from '../core/Position.js'
 import * as Position_ from '../core/Position.js'
 import * as Resolve from '../load/resolve.js'
 import * as Node from '../manifest/Node.js'
 import * as References from '../manifest/References.js'
+import * as Keyed from '../planfile/Keyed.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as Redact from '../planfile/Redact.js'
 
@@ -24,10 +25,11 @@ type Diagnostics = ReadonlyArray<Diagnostic.Diagnostic>
 /** Where the host's key of sensitive digests comes from. */
 export type KeySource = () => Promise<E.Either<string, Uint8Array>>
 
-/** A plan ready for the executor: its sensitive values in clear (in memory), and the redactor of everything shown or saved about its run. */
+/** A plan ready for the executor: its sensitive values in clear (in memory), the redactor of everything shown or saved about its run, and how its keyed digests compare. */
 export interface Revealed {
   readonly plan: Plan.Plan
   readonly redact: <A>(v: A) => A
+  readonly sameDigest: Plan.SameDigest
 }
 
 /** The sensitive values of the plans this process sealed (apply of a manifest needs not resolve them again). */
@@ -35,8 +37,12 @@ const sealed = new WeakMap<Plan.Plan, Redact.Secrets>()
 
 // constructors
 
-/** Seals a plan body with its plugin inputs, its sensitive values redacted (a key is needed only when there are some). */
-export const seal = async (body: Plan.Body, resolved: ReadonlyArray<Resolve.Resolved>, key?: KeySource): Promise<E.Either<Diagnostics, Plan.Plan>> => {
+/**
+ * Seals a plan body with its plugin inputs, its sensitive values redacted (a key is needed only
+ * when there are some) and the digests of the resources that carry them (`carriers`, see
+ * `carriers`) keyed (planfile/Keyed.ts).
+ */
+export const seal = async (body: Plan.Body, resolved: ReadonlyArray<Resolve.Resolved>, key?: KeySource, carriersOf: (secrets: ReadonlyArray<string>) => ReadonlySet<string> = () => new Set()): Promise<E.Either<Diagnostics, Plan.Plan>> => {
   if (resolved.length === 0) return E.right(PlanFile.sealLazily(body))
   const sensitive = resolved.filter((r) => r.sensitive)
   let k: Uint8Array = new Uint8Array()
@@ -57,7 +63,7 @@ export const seal = async (body: Plan.Body, resolved: ReadonlyArray<Resolve.Reso
   const withInputs: Plan.Body = { ...body, inputs: { ...body.inputs, plugins } }
   if (sensitive.length === 0) return E.right(PlanFile.sealLazily(withInputs))
   const secrets: Redact.Secrets = { values: sensitive.flatMap((r) => Resolve.texts(r.value)), key: k }
-  const plan = PlanFile.sealLazily(withInputs, secrets)
+  const plan = PlanFile.sealLazily(Keyed.body(withInputs, carriersOf(secrets.values), k), secrets)
   sealed.set(plan, secrets)
   return E.right(plan)
 }
@@ -72,7 +78,7 @@ export const holdsSecrets = (plan: Plan.Plan): boolean => (plan.inputs.plugins ?
  * plan stands for none of them.
  */
 export const reveal = async (plan: Plan.Plan, resolvers: () => Promise<E.Either<Diagnostics, Resolve.Resolvers>>, key?: KeySource): Promise<E.Either<Diagnostics, Revealed>> => {
-  if (!holdsSecrets(plan)) return E.right({ plan, redact: (v) => v })
+  if (!holdsSecrets(plan)) return E.right({ plan, redact: (v) => v, sameDigest: Plan.sameDigest })
   let secrets = sealed.get(plan)
   if (secrets === undefined) {
     const got = key === undefined ? E.left('this command has no key of sensitive values') : await key()
@@ -91,8 +97,12 @@ export const reveal = async (plan: Plan.Plan, resolvers: () => Promise<E.Either<
       }),
     ])
   }
+  const restored = Keyed.restore(open.value, secrets.key)
+  if (E.isLeft(restored)) {
+    return E.left(restored.left.map((why) => Diagnostic.make('PlanFile', `${why}; nothing was applied`, { hint: 'a plan is applied on the host that made it (its key digests the values); make and review a new plan' })))
+  }
   const s = secrets
-  return E.right({ plan: open.value, redact: (v) => Redact.value(v, s) })
+  return E.right({ plan: restored.right, redact: (v) => Redact.value(v, s), sameDigest: Keyed.same(s.key) })
 }
 
 /** The texts of the plan's sensitive references, resolved again; or every reference that failed or whose value changed. */
@@ -116,6 +126,23 @@ const resolveAgain = async (plan: Plan.Plan, table: Resolve.Resolvers, key: Uint
   }
   return problems.length > 0 ? E.left(problems) : E.right(values)
 }
+
+/**
+ * The ids of the resources that carry a sensitive value: a string of their compiled spec holds one
+ * of `secrets` (a resource's spec is what its desired state and steps are made from).
+ */
+export const carriers =
+  (resources: ReadonlyArray<{ readonly id: string }>) =>
+  (secrets: ReadonlyArray<string>): ReadonlySet<string> => {
+    const texts = secrets.filter((x) => x !== '')
+    const holds = (v: unknown, depth: number): boolean => {
+      if (typeof v === 'string') return texts.some((x) => v.includes(x))
+      if (v instanceof Uint8Array) return holds(Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8'), depth)
+      if (depth > 64 || v === null || typeof v !== 'object') return false
+      return Object.values(v).some((x) => holds(x, depth + 1))
+    }
+    return new Set(texts.length === 0 ? [] : resources.filter((r) => holds(r, 0)).map((r) => r.id))
+  }
 
 /** A position as Position.render writes it (`file:line:col`). */
 const positionOf = (s: string): Position => {

@@ -17,6 +17,17 @@ export type Action = t.TypeOf<typeof Action>
 export const Observed = t.type({ summary: t.string, digest: t.string })
 export type Observed = t.TypeOf<typeof Observed>
 
+/**
+ * Whether a plan's recorded digest (`recorded`) and one observed now (`clear`) say the same. A
+ * resource that carries a sensitive value records its digests keyed by the host's key
+ * (planfile/Keyed.ts), so that they give nothing to guess the value from; apply compares those
+ * keyed. Without a key, only equal digests are the same.
+ */
+export type SameDigest = (recorded: string, clear: string) => boolean
+
+/** Equal digests are the same (a plan without sensitive values). */
+export const sameDigest: SameDigest = (recorded, clear) => recorded === clear
+
 /** A health check as the plan carries it: a nagios-format command, or (`goss`, then `argv` is empty) goss rules with their templates resolved. */
 export const HealthCheck = t.intersection([t.type({ name: t.string, argv: t.array(t.string), timeoutMs: t.number, tries: t.number, trySleepMs: t.number }), t.partial({ goss: t.UnknownRecord })])
 export type HealthCheck = t.TypeOf<typeof HealthCheck>

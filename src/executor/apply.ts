@@ -56,6 +56,8 @@ export interface Options {
   readonly generations?: Generations.Settings
   /** Takes sensitive values out of what the journal records of a step (a plan with secrets runs in clear, in memory only). */
   readonly redact?: (text: string) => string
+  /** Compares the plan's observed digests with those seen now (a plan with sensitive values keys some: cli/sensitive.ts); default: equal. */
+  readonly sameDigest?: Plan.SameDigest
   /** Resources that changed before this run (a `plait ensure` session's earlier commands): a subscriber refreshes for them too. */
   readonly changedBefore?: (id: string) => boolean
   /** Called with the results of a resource's health checks once they ran (`plait ensure api pipe` reports them as CCM's `health_check`). */
@@ -125,7 +127,7 @@ export const open = async (machine: Machine, options: Options): Promise<E.Either
       options.onPlan?.(plan.right)
       const opened = await openInterpreters(machine, plan.right, options)
       if (E.isLeft(opened)) return opened
-      const checked = await Stale.check(plan.right, accounts.right, opened.right.requests)
+      const checked = await Stale.check(plan.right, accounts.right, opened.right.requests, options.sameDigest)
       const drift = checked.drift
       if (drift.length > 0) {
         return E.left([
@@ -195,7 +197,7 @@ const noopRun = async (machine: Machine, plan: Plan.Plan, options: Options, acco
   const unfinished = await Recover.pending(machine, options.stateDir)
   const opened = await openInterpreters(machine, plan, options)
   if (E.isLeft(opened)) return opened
-  const drift = (await Stale.check(plan, accounts, opened.right.requests)).drift
+  const drift = (await Stale.check(plan, accounts, opened.right.requests, options.sameDigest)).drift
   if (drift.length > 0) {
     const hint =
       unfinished === undefined

@@ -13,11 +13,11 @@ export interface Checked {
   readonly now: ReadonlyMap<string, unknown>
 }
 
-/** Checks the plan's resources against the machine and its plugins (their requests batched: one list per provider). */
-export const check = async (plan: Plan.Plan, accounts: Accounts, families: Families): Promise<Checked> => {
+/** Checks the plan's resources against the machine and its plugins (their requests batched: one list per provider); `same` compares digests (Plan.SameDigest). */
+export const check = async (plan: Plan.Plan, accounts: Accounts, families: Families, same: Plan.SameDigest = Plan.sameDigest): Promise<Checked> => {
   const checked = plan.resources.filter((r) => !Plan.isSkipped(r) && !Plan.isFailed(r))
   const results = await Run.runAll(
-    checked.map((r) => Registry.ofKind(r.kind).check(r, accounts)),
+    checked.map((r) => Registry.ofKind(r.kind).check(r, accounts, same)),
     families,
   )
   const drift: Diagnostic.Diagnostic[] = []

@@ -110,8 +110,12 @@ export interface ResourceType<S extends Spec = Spec, O = unknown, P extends Plan
   readonly needs: (plan: P) => ReadonlyArray<string>
   /** True when its resources may `subscribe` (they refresh when a resource they subscribe to changes); elsewhere `subscribe` is an error. */
   readonly subscribes?: boolean
-  /** Observes it again before apply: what drifted since the plan was made. */
-  readonly check: (plan: P, accounts: Accounts) => Observation<Checked>
+  /**
+   * Observes it again before apply: what drifted since the plan was made. `same` compares the
+   * plan's `observed.digest` with the one observed now (Plan.sameDigest: equal, or, for a
+   * resource that carries a sensitive value, equal once keyed).
+   */
+  readonly check: (plan: P, accounts: Accounts, same: Plan.SameDigest) => Observation<Checked>
   /**
    * Decides its steps at its turn. A failure (a guard that cannot run, a managed file that cannot
    * be read, a deferred value that cannot be worked out) is a fault of its kind whose description

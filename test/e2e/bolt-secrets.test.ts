@@ -4,6 +4,7 @@
 // rendering of it, stdout, stderr and the state directory are searched for the clear text. A
 // secret plugin of the test's own (a shell module) shows apply refusing a plan whose secret changed;
 // a puppet_library hook of our own runs before `apply --prepare`, and its failure stops it.
+import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterAll, beforeAll, describe, it } from 'vitest'
@@ -132,6 +133,45 @@ describe.concurrent('secrets', () => {
     const ok = await plait(['apply', planFile, '--root', s.root, '--project', project])
     expect(ok.code, show(ok)).toBe(0)
     expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe('password=Old-Vault-Secret-41\n')
+  })
+
+  it('a file holding a secret: the plan keeps no digest of its new or old content a guess could be checked against; apply compares them keyed', async ({ expect }) => {
+    const project = tempDir()
+    fs.mkdirSync(path.join(project, 'modules/vault/tasks'), { recursive: true })
+    fs.writeFileSync(path.join(project, 'modules/vault/bolt_plugin.json'), '{}\n')
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.sh'), '#!/bin/sh\necho \'{"value": "Kd4-New-Secret"}\'\n', { mode: 0o755 })
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const former = 'password=Kd4-Former-Secret\n'
+    fs.writeFileSync(s.at('etc/app.conf'), former, { mode: 0o600 })
+    const m = s.manifest(fileManifest('    _plugin: vault'))
+    const planFile = path.join(s.host, 'plan.json')
+    const p = await plait(['plan', m, '--root', s.root, '--project', project, '--out', planFile])
+    expect(p.code, show(p)).toBe(0)
+    expect(p.stdout).toContain('(old lines not shown: they may hold a sensitive value)')
+    const digests = [former, 'password=Kd4-New-Secret\n'].map((t) => createHash('sha256').update(t).digest('hex'))
+    const planText = fs.readFileSync(planFile, 'utf8')
+    for (const text of [planText, p.stdout, p.stderr]) {
+      for (const d of digests) expect(text).not.toContain(d.slice(0, 12))
+      expect(text).not.toMatch(/Kd4-(Former|New)-Secret/)
+    }
+    // a local edit after the plan: the keyed observed digest no longer matches, and nothing is applied
+    fs.writeFileSync(s.at('etc/app.conf'), 'password=edited\n')
+    const stale = await plait(['apply', planFile, '--root', s.root, '--project', project])
+    expect(stale.code, show(stale)).toBe(1)
+    expect(stale.stderr).toContain('refusing a stale plan: 1 resource changed since it was made')
+    expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe('password=edited\n')
+    // as it was when planned: the keyed digests match, the file is written and verified
+    fs.writeFileSync(s.at('etc/app.conf'), former)
+    const ok = await plait(['apply', planFile, '--root', s.root, '--project', project])
+    expect(ok.code, show(ok)).toBe(0)
+    expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe('password=Kd4-New-Secret\n')
+    for (const d of digests) expect(ok.stdout + ok.stderr).not.toContain(d.slice(0, 12))
+    const again = path.join(s.host, 'again.json')
+    const same = await plait(['plan', m, '--root', s.root, '--project', project, '--out', again, '--detailed-exitcode'])
+    expect(same.code, show(same)).toBe(0)
+    for (const d of digests) expect(fs.readFileSync(again, 'utf8')).not.toContain(d.slice(0, 12))
   })
 
   it('a command holding a secret: its output, a failure and a journal left by a crash never show it', async ({ expect }) => {

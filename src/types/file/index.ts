@@ -123,11 +123,11 @@ export const file: ResourceType<Spec.FileSpec, Planner.Observed, FileResourcePla
   pending: (r) => (isDeferred(r) ? `${DeferredM.describe(r.deferred)}; would be worked out and planned at its turn` : undefined),
   mayChange: (r) => r.steps.length > 0 || isDeferred(r),
   needs: (r) => (isDeferred(r) ? r.deferred.after : []),
-  check: (r, accounts) =>
+  check: (r, accounts, same) =>
     Obs.map((p: E.Either<Fault.Fault, Probe>) => {
       if (E.isLeft(p)) return { drift: `cannot observe ${r.name}: ${Fault.render(p.left)}` }
       const s = Status.fromProbe(p.right)
-      return Status.digest(s) === r.observed.digest ? {} : { drift: `changed since the plan was made: was ${r.observed.summary}, now ${Status.summary(s, accounts)}` }
+      return same(r.observed.digest, Status.digest(s)) ? {} : { drift: `changed since the plan was made: was ${r.observed.summary}, now ${Status.summary(s, accounts)}` }
     })(Obs.probe(r.name)),
   turn: (r, env) =>
     isDeferred(r)

@@ -83,12 +83,12 @@ export const holo: ResourceType<Spec.HoloSpec, Observed.Observed, HoloResourcePl
   pending: rescanNote,
   mayChange: (r) => r.steps.length > 0 || r.rescan !== undefined,
   needs: () => [],
-  check: (r) => {
+  check: (r, _accounts, same) => {
     const selector = Spec.selectorOf(r.desired.selector)
     if (E.isLeft(selector)) return Obs.done({ drift: selector.left })
     return Obs.map((now: E.Either<Fault.Fault, Observed.Observed>) => {
       if (E.isLeft(now)) return { drift: now.left.description, shared: now.left }
-      return Observed.digest(now.right) === r.observed.digest ? {} : { drift: `was ${r.observed.summary}, now ${Observed.summary(now.right)}` }
+      return same(r.observed.digest, Observed.digest(now.right)) ? {} : { drift: `was ${r.observed.summary}, now ${Observed.summary(now.right)}` }
     })(Observe.entities(r.desired.selector, selector.right))
   },
   turn: (r, env) => turn(r, env.changed),

@@ -43,10 +43,10 @@ export const pkg: ResourceType<Spec.PackageSpec, Observed.Observed, PackageResou
   pending: () => undefined,
   mayChange: (r) => r.steps.length > 0,
   needs: () => [],
-  check: (r) =>
+  check: (r, _accounts, same) =>
     Obs.map((now: E.Either<Fault.Fault, Observed.Observed>) => {
       if (E.isLeft(now)) return { drift: now.left.description, shared: now.left }
-      return Observed.digest(now.right, r.desired.ensure) === r.observed.digest ? {} : { drift: `was ${r.observed.summary}, now ${Observed.summary(now.right)}` }
+      return same(r.observed.digest, Observed.digest(now.right, r.desired.ensure)) ? {} : { drift: `was ${r.observed.summary}, now ${Observed.summary(now.right)}` }
     })(Observe.status(r.name, r.desired.provider)),
   turn: (r) => Obs.done(E.right({ steps: r.steps, expected: r, notes: [] })),
   verify: (r) => Obs.map((now: E.Either<Fault.Fault, Observed.Observed>) => (E.isLeft(now) ? [now.left.description] : PackagePlan.verify(r.name, r.desired, now.right, plannedTo(r))))(Observe.status(r.name, r.desired.provider)),

@@ -49,10 +49,10 @@ export const service: ResourceType<Spec.ServiceSpec, Status.Status, ServiceResou
   pending: () => undefined,
   mayChange: (r) => r.steps.length > 0,
   needs: () => [],
-  check: (r) =>
+  check: (r, _accounts, same) =>
     Obs.map((now: E.Either<Observe.Problem, Status.Status>) => {
       if (E.isLeft(now)) return now.left._tag === 'Unanswered' ? { drift: Observe.describe(now.left), shared: now.left.fault } : { drift: Observe.describe(now.left) }
-      return Status.digest(now.right) === r.observed.digest ? {} : { drift: `was ${r.observed.summary}, now ${Status.summary(now.right)}` }
+      return same(r.observed.digest, Status.digest(now.right)) ? {} : { drift: `was ${r.observed.summary}, now ${Status.summary(now.right)}` }
     })(Observe.status(r.name)),
   // A subscribe restart runs only if what it waits on changed; the rest was decided by the plan.
   turn: (r, env) => {

@@ -163,9 +163,13 @@ describe("plait's own pkcs7 plugin (lib/bolt/pkcs7)", () => {
     expect(await hook(dir, 'pkcs7', 'secret_decrypt', { encrypted_value: text })).toEqual(E.right('Wk3 distinctive pässword'))
     expect(await answer(dir, 'pkcs7', { encrypted_value: text })).toEqual(E.right({ value: 'Wk3 distinctive pässword', sensitive: true }))
     expect(await hook(dir, 'pkcs7', 'secret_decrypt', { encrypted_value: 'ENC[PKCS7,not base64!]' })).toEqual(E.left(expect.stringContaining('Could not parse as an encrypted value')))
-    // a new pair (force) cannot decrypt what the old one encrypted
+    // A new pair (force) cannot decrypt what the old one encrypted. openssl usually says so, but
+    // against Bleichenbacher's attack it decrypts a wrong key's block with a random key, and about
+    // one time in 256 the garbage passes the padding check: never is the old plaintext given.
     expect(await hook(dir, 'pkcs7', 'secret_createkeys', { force: true })).toEqual(E.right(keys))
-    expect(await hook(dir, 'pkcs7', 'secret_decrypt', { encrypted_value: text })).toEqual(E.left(expect.stringContaining('openssl cms failed')))
+    const wrong = await hook(dir, 'pkcs7', 'secret_decrypt', { encrypted_value: text })
+    if (E.isLeft(wrong)) expect(wrong.left).toContain('openssl cms failed')
+    else expect(wrong.right).not.toBe('Wk3 distinctive pässword')
   })
 
   it('takes its key paths and key size from plugins.pkcs7 of bolt-project.yaml', async () => {

@@ -10,7 +10,7 @@ import * as Render from '../../../src/cli/render.js'
 import { compile } from '../../../src/compiler/compile.js'
 import * as Planner from '../../../src/compiler/plan.js'
 import * as Diagnostic from '../../../src/core/Diagnostic.js'
-import type * as Plan from '../../../src/core/Plan.js'
+import * as Plan from '../../../src/core/Plan.js'
 import * as Families from '../../../src/interpreters/families.js'
 import * as Memory from '../../../src/interpreters/memory/memory.js'
 import * as Packages from '../../../src/interpreters/packages/memory.js'
@@ -101,7 +101,7 @@ describe('package resources in a plan', () => {
     if (E.isLeft(plan)) throw new Error('plan')
     const steps = PackageSteps.family(() => packages)
     for (const r of packagePlans(plan.right)) {
-      expect(await run(pkg.check(r, { users: new Map(), groups: new Map() } as never), families)).toEqual({})
+      expect(await run(pkg.check(r, { users: new Map(), groups: new Map() } as never, Plan.sameDigest), families)).toEqual({})
       for (const s of r.steps) {
         expect(await steps.prepare(s, '')).toMatchObject({ right: { _tag: 'Irreversible' } })
         expect(await steps.run(s, { id: r.id, now: undefined, output: [] })).toEqual(E.right(undefined))
@@ -121,7 +121,7 @@ describe('package resources in a plan', () => {
     if (E.isLeft(plan)) throw new Error('plan')
     const later = Packages.make({ ...packages.packages(), zsh: { installed: '5.9-4', available: ['5.9-4', '5.9-8', '5.9-9'] }, vim: { installed: '9.0.1378-2', available: ['9.0.1378-2', '9.1-1'] }, telnet: { available: ['0.17-44'] } })
     const families = Families.requests({ machine: machine(), packages: () => later })
-    const drift = await Promise.all(packagePlans(plan.right).map(async (r) => [r.id, (await run(pkg.check(r, undefined as never), families)).drift]))
+    const drift = await Promise.all(packagePlans(plan.right).map(async (r) => [r.id, (await run(pkg.check(r, undefined as never, Plan.sameDigest), families)).drift]))
     expect(drift).toEqual([
       ['package#hello', undefined],
       ['package#vim', undefined],

@@ -70,11 +70,11 @@ export const typeOf = (providers: Registry.Registry<Spec.Provider>): ResourceTyp
   pending: () => undefined,
   mayChange: (r) => r.steps.length > 0,
   needs: () => [],
-  check: (r) =>
+  check: (r, _accounts, same) =>
     Obs.map((seen: E.Either<Fault.Fault, Found>) => {
       if (E.isLeft(seen)) return { drift: observeFailure(r.provider, seen.left), shared: seen.left }
       const now = seen.right.found
-      return Resource.digest(now) === r.observed.digest ? { now } : { drift: `changed since the plan was made: was ${r.observed.summary}, now ${Resource.summary(now)}`, now }
+      return same(r.observed.digest, Resource.digest(now)) ? { now } : { drift: `changed since the plan was made: was ${r.observed.summary}, now ${Resource.summary(now)}`, now }
     })(find(r.provider, r.name)),
   turn: (r) => Obs.done(E.right({ steps: r.steps, expected: r, notes: [] })),
   verify: (r) => Obs.map((after: E.Either<Fault.Fault, Found>) => (E.isLeft(after) ? [Fault.render(after.left)] : LibralPlan.verify(after.right.meta, r.desired, after.right.found)))(find(r.provider, r.name)),

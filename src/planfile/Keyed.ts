@@ -1,0 +1,130 @@
+// Keyed: the digests and diffs of a resource that carries a sensitive value. Redaction (Redact.ts)
+// takes the value's text out of a plan; this takes out what could be checked against a guess of
+// it. A plain sha256 of a file whose content holds a secret lets anyone with the plan try
+// candidate secrets offline, so such a resource's `observed.digest` and every `sha256` of its
+// desired state are keyed by the host's key (`hmac-sha256:` of the clear digest), the digests its
+// summary and steps' reasons quote are keyed to as many hex digits, and the old side
+// of its diffs, read from the machine and perhaps holding a former secret no reference gives
+// now, is not shown. Apply compares the keyed digests keyed (`same`), and gets the clear desired
+// digests back from the clear steps (`restore`).
+import * as crypto from 'node:crypto'
+import * as E from 'fp-ts/lib/Either.js'
+import type * as Plan from '../core/Plan.js'
+
+// model
+
+/** How a keyed digest starts. */
+export const prefix = 'hmac-sha256:'
+
+/** The note on a diff whose old side is not shown. */
+export const hiddenOld = '(old lines not shown: they may hold a sensitive value)'
+
+// constructors
+
+/** The keyed digest of a clear digest (any text) under the host's key. */
+export const digest = (key: Uint8Array, clear: string): string => `${prefix}${crypto.createHmac('sha256', key).update(clear, 'utf8').digest('hex')}`
+
+// guards
+
+/** True for a keyed digest. */
+export const isKeyed = (s: string): boolean => s.startsWith(prefix)
+
+// combinators
+
+/**
+ * The body with the resources named in `ids` keyed: their observed digest and every `sha256` of
+ * their desired state keyed, and every step's `diff` without its old side. Other resources, and a
+ * body with no ids, are given back as they are.
+ */
+export const body = (b: Plan.Body, ids: ReadonlySet<string>, key: Uint8Array): Plan.Body => {
+  if (ids.size === 0) return b
+  const resources = b.resources.map((r) => {
+    if (!ids.has(r.id) || r.observed === undefined) return r
+    const keyed: Record<string, unknown> = { ...r, observed: { summary: keyHex(r.observed.summary, key), digest: digest(key, r.observed.digest) } }
+    if ('desired' in r) keyed['desired'] = keyShas((r as { readonly desired: unknown }).desired, key)
+    keyed['steps'] = r.steps.map((s: Plan.Step & { readonly diff?: unknown }) => ({ ...s, reason: keyHex(s.reason, key), noop: keyHex(s.noop, key), ...(typeof s.diff === 'string' ? { diff: withoutOld(s.diff) } : {}) }))
+    return keyed as unknown as Plan.ResourcePlan
+  })
+  return { ...b, resources }
+}
+
+/** Compares a recorded digest with one observed now: a keyed one keyed, any other as it is. */
+export const same =
+  (key: Uint8Array): Plan.SameDigest =>
+  (recorded, clear) =>
+    isKeyed(recorded) ? digest(key, clear) === recorded : recorded === clear
+
+/**
+ * The plan (its steps in clear) with each keyed `sha256` of a resource's desired state replaced by
+ * the clear digest of its steps that it keys: what verification compares after the steps ran.
+ * Refused when a resource with steps keys a digest none of its steps has (the plan was edited, or
+ * made with another key). A resource without steps is never verified, and keeps its keyed digests.
+ */
+export const restore = (plan: Plan.Plan, key: Uint8Array): E.Either<ReadonlyArray<string>, Plan.Plan> => {
+  const problems: string[] = []
+  const resources = plan.resources.map((r) => {
+    if (!('desired' in r) || r.steps.length === 0) return r
+    const clear = new Map(shas(r.steps).map((s) => [digest(key, s), s]))
+    const before = (r as { readonly desired: unknown }).desired
+    const desired = mapShas(before, (s) => {
+      if (!isKeyed(s)) return s
+      const found = clear.get(s)
+      if (found === undefined) problems.push(`${r.id}: its keyed digest ${s.slice(0, prefix.length + 12)}… is of none of its steps' contents`)
+      return found ?? s
+    })
+    return desired === before ? r : ({ ...r, desired } as Plan.ResourcePlan)
+  })
+  return problems.length > 0 ? E.left(problems) : E.right({ ...plan, resources })
+}
+
+/**
+ * A text with every run of 12 to 64 hex digits (a digest or its prefix, as summaries and reasons
+ * show them: `sha256 930067d19861 → 360ea174328e`) replaced by as many digits of its keyed digest:
+ * two texts still show the same digest alike, and neither can be checked against a guess.
+ */
+export const keyHex = (text: string, key: Uint8Array): string => text.replace(/(?<![0-9a-fA-F])[0-9a-f]{12,64}(?![0-9a-fA-F])/g, (hex) => digest(key, hex).slice(prefix.length, prefix.length + hex.length))
+
+/** A unified diff with its old side left out: `-` and context lines dropped, the `---` line saying so. */
+export const withoutOld = (diff: string): string =>
+  diff
+    .split('\n')
+    .flatMap((line, i, lines) => {
+      if (line.startsWith('--- ')) return [`${line} ${hiddenOld}`]
+      if (line.startsWith('+++ ') || line.startsWith('@@') || line.startsWith('+')) return [line]
+      if (line.startsWith('\\')) return lines[i - 1]?.startsWith('+') === true ? [line] : []
+      return i === lines.length - 1 && line === '' ? [line] : []
+    })
+    .join('\n')
+
+const sha256Hex = /^[0-9a-f]{64}$/
+
+/** Every `sha256` field in a value that is a clear digest. */
+const shas = (v: unknown): ReadonlyArray<string> => {
+  const out: string[] = []
+  mapShas(v, (s) => {
+    out.push(s)
+    return s
+  })
+  return out
+}
+
+/** A value with f applied to every string `sha256` field (the same object where f changed none). */
+const mapShas = <A>(v: A, f: (s: string) => string): A => {
+  if (Array.isArray(v)) {
+    const out = v.map((x) => mapShas(x, f))
+    return out.some((x, i) => x !== v[i]) ? (out as A) : v
+  }
+  if (v === null || typeof v !== 'object') return v
+  let changed = false
+  const out = Object.fromEntries(
+    Object.entries(v).map(([k, x]) => {
+      const y = k === 'sha256' && typeof x === 'string' ? f(x) : mapShas(x, f)
+      if (y !== x) changed = true
+      return [k, y]
+    }),
+  )
+  return changed ? (out as A) : v
+}
+
+/** Every clear `sha256` of a desired state keyed. */
+const keyShas = <A>(v: A, key: Uint8Array): A => mapShas(v, (s) => (sha256Hex.test(s) ? digest(key, s) : s))
