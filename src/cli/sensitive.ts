@@ -102,7 +102,8 @@ export const reveal = async (plan: Plan.Plan, resolvers: () => Promise<E.Either<
     return E.left(restored.left.map((why) => Diagnostic.make('PlanFile', `${why}; nothing was applied`, { hint: 'a plan is applied on the host that made it (its key digests the values); make and review a new plan' })))
   }
   const s = secrets
-  return E.right({ plan: restored.right, redact: (v) => Redact.value(v, s), sameDigest: Keyed.same(s.key) })
+  const carriers = Keyed.carriersOf(plan)
+  return E.right({ plan: restored.right, redact: (v) => Keyed.shown(Redact.value(v, s), carriers, s.key), sameDigest: Keyed.same(s.key) })
 }
 
 /** The texts of the plan's sensitive references, resolved again; or every reference that failed or whose value changed. */

@@ -84,6 +84,26 @@ export const restore = (plan: Plan.Plan, key: Uint8Array): E.Either<ReadonlyArra
  */
 export const keyHex = (text: string, key: Uint8Array): string => text.replace(/(?<![0-9a-fA-F])[0-9a-f]{12,64}(?![0-9a-fA-F])/g, (hex) => digest(key, hex).slice(prefix.length, prefix.length + hex.length))
 
+/** The ids of a plan's resources that carry a sensitive value (their observed digest is keyed). */
+export const carriersOf = (plan: Plan.Body): ReadonlySet<string> => new Set(plan.resources.filter((r) => r.observed !== undefined && isKeyed(r.observed.digest)).map((r) => r.id))
+
+/**
+ * What is shown or saved of a run (a report, its JSON), with keyHex applied to every string of each
+ * object that is about a resource in `ids` (its `id` names one): a verification failure quoting the
+ * digest of what a carrier wrote then quotes it keyed, as the plan does.
+ */
+export const shown = <A>(v: A, ids: ReadonlySet<string>, key: Uint8Array): A => {
+  if (ids.size === 0) return v
+  const within = (x: unknown, inside: boolean, depth: number): unknown => {
+    if (typeof x === 'string') return inside ? keyHex(x, key) : x
+    if (depth > 64 || x === null || typeof x !== 'object') return x
+    if (Array.isArray(x)) return x.map((y) => within(y, inside, depth + 1))
+    const about = inside || (typeof (x as { id?: unknown }).id === 'string' && ids.has((x as { id: string }).id))
+    return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, k === 'id' ? y : within(y, about, depth + 1)]))
+  }
+  return within(v, false, 0) as A
+}
+
 /** A unified diff with its old side left out: `-` and context lines dropped, the `---` line saying so. */
 export const withoutOld = (diff: string): string =>
   diff

@@ -115,3 +115,20 @@ describe('restoring for apply', () => {
     expect(Keyed.restore(keyed, key)).toEqual(E.right(keyed))
   })
 })
+
+describe('what apply shows of a carrier', () => {
+  it('keys the digests quoted about a carrier, and nothing about other resources', () => {
+    const d = sha('pw=1')
+    const report = { resources: [{ id: 'file#/etc/a', outcome: 'failed', messages: [`did not reach the desired state: content sha256 is ${d.slice(0, 12)}`] }, { id: 'file#/etc/b', outcome: 'changed', messages: [`sha256 ${d.slice(0, 12)}`] }] }
+    const shown = Keyed.shown(report, new Set(['file#/etc/a']), key)
+    expect(shown.resources[0]!.messages[0]).toBe(`did not reach the desired state: content sha256 is ${Keyed.keyHex(d.slice(0, 12), key)}`)
+    expect(shown.resources[0]!.id).toBe('file#/etc/a')
+    expect(shown.resources[1]).toEqual(report.resources[1])
+    expect(Keyed.shown(report, new Set(), key)).toBe(report)
+  })
+
+  it('finds the carriers of a plan by their keyed observed digest', () => {
+    const b = body(conf('file#/etc/a', 'x', 'y'), conf('file#/etc/b', 'p', 'q'))
+    expect([...Keyed.carriersOf(Keyed.body(b, new Set(['file#/etc/b']), key))]).toEqual(['file#/etc/b'])
+  })
+})
