@@ -11,6 +11,7 @@
 import { spawn as start, type ChildProcess } from 'node:child_process'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../core/Fault.js'
+import * as Groups from './groups.js'
 import * as Errno from './Errno.js'
 import type * as Runner from './Runner.js'
 import { after, formatDuration } from './timer.js'
@@ -45,19 +46,8 @@ export const maxBuffer = 64 * 1024 * 1024
 /** How long plait keeps reading a process's pipes after it exited, for output still in flight. */
 export const drainMs = 200
 
-/** Process groups of the processes running now. */
-const running = new Set<number>()
-let exitHook = false
-
-/**
- * Kills every process still running, with its process group. Runs when this process exits; a
- * command that handles SIGINT or SIGTERM should call it too (a detached process does not get the
- * terminal's signals).
- */
-export const killRunning = (): void => {
-  for (const pid of running) killGroup(pid)
-  running.clear()
-}
+/** Kills every process still running, with its process group (see groups.ts). */
+export const killRunning = Groups.killRunning
 
 // guards
 
@@ -100,20 +90,14 @@ export const spawn = (file: string, o: Options): Promise<E.Either<Fault.Fault, E
     let settled = false
     let drain: NodeJS.Timeout | undefined
     const pid = child.pid
-    if (pid !== undefined) {
-      running.add(pid)
-      if (!exitHook) {
-        exitHook = true
-        process.once('exit', killRunning)
-      }
-    }
+    const forget = Groups.track(pid)
 
     const finish = (r: E.Either<Fault.Fault, Exit>): void => {
       if (settled) return
       settled = true
       cancelTimer()
       if (drain !== undefined) clearTimeout(drain)
-      if (pid !== undefined) running.delete(pid)
+      forget()
       // a daemon left behind may hold the pipes: stop reading them (it gets EPIPE or SIGPIPE if it writes)
       for (const s of [child.stdin, child.stdout, child.stderr]) s?.destroy()
       for (const x of extra) (x.stream as { destroy?: () => void } | null)?.destroy?.()
@@ -124,7 +108,7 @@ export const spawn = (file: string, o: Options): Promise<E.Either<Fault.Fault, E
       if (overflow) return
       if (!c.add(chunk)) {
         overflow = true
-        killGroup(pid)
+        Groups.killGroup(pid)
       }
     }
     child.stdout!.on('data', read(out))
@@ -169,7 +153,7 @@ export const spawn = (file: string, o: Options): Promise<E.Either<Fault.Fault, E
 
     const cancelTimer = after(o.timeoutMs, () => {
       timedOut = true
-      killGroup(pid)
+      Groups.killGroup(pid)
     })
 
     child.stdin!.end(o.input)
@@ -200,13 +184,5 @@ const collector = (): Collector => {
 }
 
 /** Kills a process group; a group that is already gone is not an error. */
-const killGroup = (pid: number | undefined): void => {
-  if (pid === undefined) return
-  try {
-    process.kill(-pid, 'SIGKILL')
-  } catch {
-    // ESRCH: every process of the group has exited already.
-  }
-}
 
 export { formatDuration }

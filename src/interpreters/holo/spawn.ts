@@ -5,6 +5,7 @@
 import { spawn as start, type ChildProcess } from 'node:child_process'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
+import * as Groups from '../groups.js'
 import * as Errno from '../Errno.js'
 import { after, formatDuration } from '../timer.js'
 import * as Output from './protocol/Output.js'
@@ -40,14 +41,8 @@ export interface Exit {
 /** How long the pipes are still read after the process exited (a daemon it left may hold them). */
 export const drainMs = 200
 
-const running = new Set<number>()
-let exitHook = false
-
-/** Kills every plugin still running, with its process group (a command that handles SIGINT or SIGTERM calls it: a detached process does not get the terminal's signals). */
-export const killRunning = (): void => {
-  running.forEach(killGroup)
-  running.clear()
-}
+/** Kills every process still running, Holo plugins among them, with its process group (a command that handles SIGINT or SIGTERM calls it: a detached process does not get the terminal's signals). */
+export const killRunning = Groups.killRunning
 
 // constructors
 
@@ -72,27 +67,21 @@ export const run = (o: Options): Promise<E.Either<Fault.Fault, Exit>> => {
     let settled = false
     let drain: NodeJS.Timeout | undefined
     const pid = child.pid
-    if (pid !== undefined) {
-      running.add(pid)
-      if (!exitHook) {
-        exitHook = true
-        process.once('exit', killRunning)
-      }
-    }
+    const forget = Groups.track(pid)
     const output = (): Output.Output => Output.make(merge(chunks))
     const finish = (r: E.Either<Fault.Fault, Exit>): void => {
       if (settled) return
       settled = true
       cancelTimer()
       if (drain !== undefined) clearTimeout(drain)
-      if (pid !== undefined) running.delete(pid)
+      forget()
       for (const s of [child.stdout, child.stderr, child.stdio[3]]) (s as { destroy?: () => void } | null)?.destroy?.()
       resolve(r)
     }
     const stop = (why: string): void => {
       if (overflow !== undefined) return
       overflow = why
-      killGroup(pid)
+      Groups.killGroup(pid)
     }
     child.stdout!.on('data', (d: Buffer) => {
       if (overflow !== undefined) return
@@ -141,7 +130,7 @@ export const run = (o: Options): Promise<E.Either<Fault.Fault, Exit>> => {
     })
     const cancelTimer = after(o.timeoutMs, () => {
       timedOut = true
-      killGroup(pid)
+      Groups.killGroup(pid)
     })
   })
 }
@@ -159,11 +148,3 @@ const merge = (chunks: ReadonlyArray<{ fd: 1 | 2; data: Buffer }>): Output.Chunk
   return out.map((c) => ({ fd: c.fd, text: Buffer.concat(c.data).toString('utf8') }))
 }
 
-const killGroup = (pid: number | undefined): void => {
-  if (pid === undefined) return
-  try {
-    process.kill(-pid, 'SIGKILL')
-  } catch {
-    // ESRCH: the group has exited already.
-  }
-}
