@@ -332,12 +332,14 @@ program
   .option('--expect <hash>', 'apply the saved plan only if its hash is this one (sha256:…, the hash a reviewer approved); refused before anything is touched')
   .option('--policy <file>', 'check the plan against this policy file before the first change; refused when it fails (docs/policy.md)')
   .option('--override <rule=reason>', 'with --policy: waive a soft rule, the reason recorded in the report (repeatable)', (v: string, p: string[] = []) => [...p, v])
-  .option('--prepare', "first run the Bolt project's puppet_library hook (plugin_hooks.puppet_library); its failure stops the apply before any change")
+  .option('--prepare', "run the Bolt project's puppet_library hook (plugin-hooks.puppet_library) first, and fail when none is configured (it runs without this flag when configured); its failure stops the apply before any change")
+  .option('--no-prepare', "skip the Bolt project's puppet_library hook")
   .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string; force?: boolean; policy?: string; override?: string[]; prepare?: boolean }) => {
     if (o.override !== undefined && o.policy === undefined) fail([Diagnostic.make('Validation', '--override applies with --policy only')])
     const approved = o.expect !== undefined ? await checkExpected(target, o.expect) : undefined
     if (o.prepare === true && o.noop === true) fail([Diagnostic.make('Validation', '--prepare installs what the apply needs, and --noop changes nothing; give one')])
-    if (o.prepare === true) say(o.json, orFail(await boltPrepare(Options.plugins(o))))
+    const prepared = o.noop === true || o.prepare === false ? undefined : orFail(await boltPrepare({ ...Options.plugins(o), required: o.prepare === true }))
+    if (prepared !== undefined) say(o.json, prepared)
     const machine = await machineFor(o)
     const session = sessionOf(machine)
     let postMessage: string | undefined
@@ -350,7 +352,7 @@ program
       const plan = approved ?? (await loadPlan(target))
       if (o.policy !== undefined) await PolicyCommand.gate(plan, o.policy, o.override ?? [])
       // A plan with sensitive values runs their plugins again (sensitive.ts); any other runs none.
-      if ((o.project !== undefined || (o.modulepath ?? []).length > 0) && !Sensitive.holdsSecrets(plan) && o.prepare !== true) {
+      if ((o.project !== undefined || (o.modulepath ?? []).length > 0) && !Sensitive.holdsSecrets(plan) && prepared === undefined) {
         fail([Diagnostic.make('Validation', '--project and --modulepath apply to a manifest, or a plan with sensitive values; this plan holds the values its plugins gave and runs no plugin')])
       }
       report(await applyingWith(providersOf(o, session))(plan, (r) => Apply.apply(machine, r.plan, { ...options, redact: r.redact, sameDigest: r.sameDigest, onPlan: () => options.onPlan?.(plan) })), o, postMessage)

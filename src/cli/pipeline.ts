@@ -120,16 +120,11 @@ export const boltReferences =
     return E.mapLeft((why: string) => [Diagnostic.make('Io', `plugin references: ${why}`)])(r)
   }
 
-/** Runs the Bolt project's puppet_library hook before an apply (`plait apply --prepare`): what ran, or why nothing may be applied. */
-export const boltPrepare = async (o: { readonly project?: string; readonly modulepath?: ReadonlyArray<string>; readonly timeoutSeconds?: number }): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, string>> => {
-  const Discover = await import('../interpreters/bolt/discover.js')
-  const Bolt = await import('../interpreters/bolt/resolvers.js')
+/** Runs the Bolt project's puppet_library hook before an apply when it is configured (or `required`, `--prepare`): what ran, undefined when nothing was to run, or why nothing may be applied. */
+export const boltPrepare = async (o: { readonly project?: string; readonly modulepath?: ReadonlyArray<string>; readonly timeoutSeconds?: number; readonly required: boolean }): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, string | undefined>> => {
   const Library = await import('../interpreters/bolt/library.js')
-  const projectDir = o.project !== undefined ? nodePath.resolve(o.project) : await Discover.projectOf(process.cwd())
-  const plugins = await Bolt.pluginsFor({ projectDir, modulepath: (o.modulepath ?? []).map((d) => nodePath.resolve(d)), ...(o.timeoutSeconds !== undefined ? { timeoutSeconds: o.timeoutSeconds } : {}) })
-  if (E.isLeft(plugins)) return E.left([Diagnostic.make('Io', `--prepare: ${plugins.left}`)])
-  const ran = await Library.prepare(plugins.right)
-  return E.mapLeft((why: string) => [Diagnostic.make('Apply', `--prepare: ${why}; nothing was applied`)])(ran)
+  const ran = await Library.prepareFor({ ...(o.project !== undefined ? { project: o.project } : {}), modulepath: (o.modulepath ?? []).map((d) => nodePath.resolve(d)), ...(o.timeoutSeconds !== undefined ? { timeoutSeconds: o.timeoutSeconds } : {}), required: o.required })
+  return E.mapLeft((why: string) => [Diagnostic.make('Apply', `${o.required ? '--prepare: ' : ''}${why}; nothing was applied`)])(ran)
 }
 
 /** A parsed document with its plugin references resolved (the resolve stage). */

@@ -3,7 +3,7 @@
 // `_plugin: pkcs7` plans and applies with the value only ever in memory: the plan file, every
 // rendering of it, stdout, stderr and the state directory are searched for the clear text. A
 // secret plugin of the test's own (a shell module) shows apply refusing a plan whose secret changed;
-// a puppet_library hook of our own runs before `apply --prepare`, and its failure stops it.
+// a puppet_library hook of our own runs before `apply` when the project configures it, and its failure stops it.
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -228,47 +228,99 @@ ccm:
   })
 })
 
-describe.concurrent('apply --prepare (puppet_library)', () => {
-  const withHook = (version: string): string => {
+describe.concurrent('apply and the puppet_library hook (plugin-hooks.puppet_library)', () => {
+  const withHook = (version: string, key = 'plugin-hooks'): string => {
     const project = tempDir()
     fs.mkdirSync(path.join(project, 'modules/agent/tasks'), { recursive: true })
     fs.writeFileSync(path.join(project, 'modules/agent/bolt_plugin.json'), '{}\n')
     fs.writeFileSync(
       path.join(project, 'modules/agent/tasks/puppet_library.sh'),
-      '#!/bin/sh\nif [ "$PT_version" = bad ]; then echo \'{"_error": {"msg": "cannot install the agent"}}\'; exit 1; fi\necho "$PT_version" > prepared\necho \'{}\'\n',
+      '#!/bin/sh\nif [ "$PT_version" = bad ]; then echo \'{"_error": {"msg": "cannot install the agent", "details": {"backtrace": ["agent.rb:12"]}}}\'; exit 1; fi\necho "$PT_version" >> prepared\necho \'{}\'\n',
       { mode: 0o755 },
     )
-    fs.writeFileSync(path.join(project, 'bolt-project.yaml'), `plugin_hooks:\n  puppet_library:\n    plugin: agent\n    version: "${version}"\n`)
+    fs.writeFileSync(path.join(project, 'bolt-project.yaml'), `${key}:\n  puppet_library:\n    plugin: agent\n    version: "${version}"\n`)
     return project
   }
   const motd = `ccm:\n  resources:\n    - file:\n        - /etc/motd:\n            content: "hi\\n"\n            owner: root\n            group: root\n            mode: "0644"\n`
+  const prepared = (project: string): string => (fs.existsSync(path.join(project, 'prepared')) ? fs.readFileSync(path.join(project, 'prepared'), 'utf8') : '')
 
-  it('runs the hook first, then applies', async ({ expect }) => {
+  it('runs the configured hook first, without --prepare, for the project given or the one around the working directory', async ({ expect }) => {
     const project = withHook('7.1')
     const s = sandbox()
     fs.mkdirSync(s.at('etc'))
-    const r = await plait(['apply', s.manifest(motd), '--root', s.root, '--project', project, '--prepare'])
+    const r = await plait(['apply', s.manifest(motd), '--root', s.root, '--project', project])
     expect(r.code, show(r)).toBe(0)
     expect(r.stdout).toContain('puppet_library: ran plugin agent')
-    expect(fs.readFileSync(path.join(project, 'prepared'), 'utf8')).toBe('7.1\n')
+    expect(prepared(project)).toBe('7.1\n')
     expect(fs.readFileSync(s.at('etc/motd'), 'utf8')).toBe('hi\n')
+    // the older key, and the project found from the working directory (a directory below it)
+    const older = withHook('6', 'plugin_hooks')
+    fs.mkdirSync(path.join(older, 'sub'))
+    const around = await plait(['apply', s.manifest(motd), '--root', s.root], { cwd: path.join(older, 'sub') })
+    expect(around.code, show(around)).toBe(0)
+    expect(prepared(older)).toBe('6\n')
+    // --noop changes nothing, and prepares nothing
+    const noop = await plait(['apply', s.manifest(motd), '--root', s.root, '--project', project, '--noop'])
+    expect(noop.code, show(noop)).toBe(0)
+    expect(prepared(project)).toBe('7.1\n')
   })
 
-  it("stops the apply with the plugin's message before any change, for a manifest and a saved plan", async ({ expect }) => {
+  it('--no-prepare skips it; --prepare without a configured hook is an error', async ({ expect }) => {
+    const project = withHook('bad')
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const skipped = await plait(['apply', s.manifest(motd), '--root', s.root, '--project', project, '--no-prepare'])
+    expect(skipped.code, show(skipped)).toBe(0)
+    expect(skipped.stdout).not.toContain('puppet_library')
+    expect(fs.readFileSync(s.at('etc/motd'), 'utf8')).toBe('hi\n')
+    const none = tempDir()
+    fs.writeFileSync(path.join(none, 'bolt-project.yaml'), 'name: none\n')
+    const r = await plait(['apply', s.manifest(motd), '--root', s.root, '--project', none, '--prepare'])
+    expect(r.code, show(r)).toBe(1)
+    expect(r.stderr).toContain('--prepare: no puppet_library hook is configured: give plugin-hooks.puppet_library ({plugin: NAME, ...}) in bolt-project.yaml or bolt-defaults.yaml; nothing was applied')
+  })
+
+  it("stops the apply with the plugin's message (its msg only) before any change, for a manifest and a saved plan", async ({ expect }) => {
     const project = withHook('bad')
     const s = sandbox()
     fs.mkdirSync(s.at('etc'))
     const m = s.manifest(motd)
-    const r = await plait(['apply', m, '--root', s.root, '--project', project, '--prepare'])
+    const r = await plait(['apply', m, '--root', s.root, '--project', project])
     expect(r.code, show(r)).toBe(1)
-    expect(r.stderr).toMatch(/--prepare: puppet_library agent: Error executing plugin agent from puppet_library in .*puppet_library.sh: cannot install the agent; nothing was applied/)
+    expect(r.stderr).toContain('puppet_library agent: Error executing plugin agent from puppet_library in agent: cannot install the agent; nothing was applied')
     expect(r.stderr).not.toMatch(stackFrame)
+    expect(r.stderr).not.toContain('agent.rb')
     expect(fs.existsSync(s.at('etc/motd'))).toBe(false)
     const planFile = path.join(s.host, 'plan.json')
     expect((await plait(['plan', m, '--root', s.root, '--out', planFile])).code).toBe(0)
-    const a = await plait(['apply', planFile, '--root', s.root, '--project', project, '--prepare'])
+    const a = await plait(['apply', planFile, '--root', s.root, '--project', project])
     expect(a.code, show(a)).toBe(1)
     expect(a.stderr).toContain('cannot install the agent; nothing was applied')
     expect(fs.existsSync(s.at('etc/motd'))).toBe(false)
+    // the hook fixed: the saved plan applies after it, its --project now meaningful
+    fs.writeFileSync(path.join(project, 'bolt-project.yaml'), 'plugin-hooks:\n  puppet_library:\n    plugin: agent\n    version: "8"\n')
+    const ok = await plait(['apply', planFile, '--root', s.root, '--project', project])
+    expect(ok.code, show(ok)).toBe(0)
+    expect(prepared(project)).toBe('8\n')
+    expect(fs.readFileSync(s.at('etc/motd'), 'utf8')).toBe('hi\n')
+  })
+})
+
+describe.concurrent("the pkcs7 plugin's deprecated keys", () => {
+  it('private-key and public-key in plugins.pkcs7 are read as private_key and public_key, with one warning per run', async ({ expect }) => {
+    const project = tempDir()
+    fs.writeFileSync(path.join(project, 'bolt-project.yaml'), 'plugins:\n  pkcs7:\n    private-key: secret/priv.pem\n    public-key: secret/pub.pem\n')
+    const keys = await plait(['secret', 'createkeys', '--project', project])
+    expect(keys.code, show(keys)).toBe(0)
+    expect(keys.stdout).toBe(`${path.join(project, 'secret/pub.pem')}\n${path.join(project, 'secret/priv.pem')}\n`)
+    const warning = "warning: the pkcs7 keys 'private-key' and 'public-key' are deprecated, as in Bolt; they are read as 'private_key' and 'public_key': use those\n"
+    expect(keys.stderr).toBe(warning)
+    const cipher = (await plait(['secret', 'encrypt', '--project', project, 'Dp2-deprecated'])).stdout.trim()
+    const s = sandbox()
+    const m = s.manifest(fileManifest(`    _plugin: pkcs7\n    encrypted_value: "${cipher}"\n  again:\n    _plugin: pkcs7\n    encrypted_value: "${cipher}"`, "{{ lookup('data.pw') }} {{ lookup('data.again') }}"))
+    const r = await plait(['compile', m, '--project', project])
+    expect(r.code, show(r)).toBe(0)
+    expect(r.stderr).toBe(warning)
+    expect(r.stdout + r.stderr).not.toContain('Dp2-deprecated')
   })
 })

@@ -1,5 +1,6 @@
 // e2e: `_plugin` references through the built binary. plait's own env_var and yaml plugins
-// (lib/bolt/) run as real processes; a project's own plugin module replaces ours; a run whose
+// (lib/bolt/) run as real processes; a project's own yaml module replaces ours, but no module
+// replaces env_var (Bolt's built-in); a Forge-layout Ruby module finds plait's ruby_task_helper; a run whose
 // manifest says no `_plugin` never looks at the project (a broken one does not stop it).
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
@@ -52,17 +53,41 @@ describe.concurrent('plugin references', () => {
     expect(r.stderr).not.toMatch(stackFrame)
   })
 
-  it('a project module of the same name replaces plait\'s own', async ({ expect }) => {
+  it("a project module named yaml replaces plait's own; one named env_var never replaces Bolt's built-in", async ({ expect }) => {
     const s = sandbox()
     const project = tempDir()
-    const mod = path.join(project, 'modules', 'env_var')
+    for (const name of ['env_var', 'yaml']) {
+      const mod = path.join(project, 'modules', name)
+      fs.mkdirSync(path.join(mod, 'tasks'), { recursive: true })
+      fs.writeFileSync(path.join(mod, 'bolt_plugin.json'), '{}\n')
+      fs.writeFileSync(path.join(mod, 'tasks', 'resolve_reference.sh'), `#!/bin/sh\necho '{"value": "${name} from the project"}'\n`, { mode: 0o755 })
+    }
+    const both = manifest.replace('    var: PLAIT_E2E_MOTD\n', '    var: PLAIT_E2E_MOTD\n  other:\n    _plugin: yaml\n    filepath: x.yaml\n').replace("lookup('data.motd') }}", "lookup('data.motd') }} {{ lookup('data.other') }}")
+    const r = await plait(['compile', s.manifest(both), '--project', project, '--json'], { env: { PLAIT_E2E_MOTD: 'from the built-in' } })
+    expect(r.code, show(r)).toBe(0)
+    expect(r.stdout).toContain('from the built-in yaml from the project')
+    expect(r.stdout).not.toContain('env_var from the project')
+  })
+
+  it('a Forge-layout Ruby module whose task names ruby_task_helper in its files runs with plait\'s helper', async ({ expect }) => {
+    const s = sandbox()
+    const project = tempDir()
+    const mod = path.join(project, 'modules', 'rbdata')
     fs.mkdirSync(path.join(mod, 'tasks'), { recursive: true })
     fs.writeFileSync(path.join(mod, 'bolt_plugin.json'), '{}\n')
-    fs.writeFileSync(path.join(mod, 'tasks', 'resolve_reference.json'), JSON.stringify({ input_method: 'stdin', parameters: { var: { type: 'String' } } }))
-    fs.writeFileSync(path.join(mod, 'tasks', 'resolve_reference.sh'), '#!/bin/sh\necho \'{"value": "from the project"}\'\n', { mode: 0o755 })
-    const r = await plait(['compile', s.manifest(manifest), '--project', project, '--json'])
+    fs.writeFileSync(path.join(mod, 'tasks', 'resolve_reference.json'), JSON.stringify({ input_method: 'stdin', parameters: { word: { type: 'String' } }, files: ['ruby_task_helper/files/task_helper.rb'] }))
+    fs.writeFileSync(
+      path.join(mod, 'tasks', 'resolve_reference.rb'),
+      "#!/usr/bin/env ruby\nrequire_relative '../../ruby_task_helper/files/task_helper.rb'\nclass Shout < TaskHelper\n  def task(word:, **)\n    raise TaskHelper::Error.new('no word', 'rbdata/empty', { 'where' => caller }) if word.empty?\n    { value: word.upcase }\n  end\nend\nShout.run if $PROGRAM_NAME == __FILE__\n",
+    )
+    const doc = manifest.replace('    _plugin: env_var\n    var: PLAIT_E2E_MOTD\n', '    _plugin: rbdata\n    word: hello\n')
+    const r = await plait(['compile', s.manifest(doc), '--project', project, '--json'])
     expect(r.code, show(r)).toBe(0)
-    expect(r.stdout).toContain('from the project')
+    expect(r.stdout).toContain('HELLO')
+    const bad = await plait(['compile', s.manifest(doc.replace('word: hello', 'word: ""')), '--project', project])
+    expect(bad.code, show(bad)).toBe(1)
+    expect(bad.stderr).toContain('Error executing plugin rbdata from resolve_reference in rbdata: no word')
+    expect(bad.stderr).not.toMatch(/rbdata\/empty|\.rb:\d/)
   })
 
   it('a manifest without references never reads the project: a broken bolt-project.yaml does not matter', async ({ expect }) => {

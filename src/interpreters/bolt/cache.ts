@@ -1,9 +1,9 @@
 // cache: the values of references that ask for it (`_cache: {ttl: SECONDS}`, as in Bolt), kept in
 // one JSON file of plait's cache directory, keyed by the plugin and its parameters (a digest: the
-// parameters themselves are not stored). An entry older than its ttl is a miss and is dropped on the
-// next write. A secret plugin's value is never given to the cache (see resolvers.ts). The file is
-// written whole, to a temporary file renamed over it, readable by its owner only; a damaged or
-// unreadable file is an empty cache, never an error.
+// parameters themselves are not stored). An entry older than its ttl is a miss and is dropped on
+// the next write. A ttl of 0, and a secret plugin's value, are never given to the cache (see
+// resolvers.ts). The file is written whole, to a temporary file renamed over it, readable by its
+// owner only; a damaged or unreadable file is an empty cache, never an error.
 import * as fs from 'node:fs/promises'
 import * as os from 'node:os'
 import * as nodePath from 'node:path'
@@ -34,7 +34,7 @@ export const maxTtl = 365 * 24 * 3600
 
 // constructors
 
-/** The key of a reference: its plugin and its parameters (every `_` key but `_cache` included, as they change what it gives). */
+/** The key of a reference: its plugin and its parameters (the caller gives every key but `_cache`: `_` metaparameters too, as they may change what it gives). */
 export const key = (plugin: string, params: Readonly<Record<string, unknown>>): string => Digest.ofValue({ plugin, params })
 
 /** The ttl a reference's `_cache` asks for, or why it is not one: `{ttl: N}` with N whole seconds from 0 to a year. */

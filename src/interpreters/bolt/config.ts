@@ -1,6 +1,7 @@
 // config: the plugin configuration of a Bolt project, read as Bolt reads it: the `plugins` mapping
-// (plugin name → parameters merged into every task of that plugin) and the `plugin_hooks` mapping
-// (hook → a reference, e.g. `puppet_library: {plugin: task, task: ...}`), from the system's and
+// (plugin name → parameters merged into every task of that plugin) and the `plugin-hooks` mapping
+// (Bolt 3's key; the older `plugin_hooks` is read too, and a file giving both is an error) (hook →
+// a reference, e.g. `puppet_library: {plugin: task, task: ...}`), from the system's and
 // then the user's bolt-defaults.yaml, then the project's bolt-project.yaml; a later file's value
 // of a key wins over an earlier one's, and mappings merge key by key. Values may hold `_plugin`
 // references: they are resolved when the plugin is first used (see hooks.ts), never here.
@@ -15,9 +16,12 @@ import * as YAML from 'yaml'
 export interface Config {
   /** Plugin name → its configuration (task parameters). */
   readonly plugins: Readonly<Record<string, Readonly<Record<string, unknown>>>>
-  /** Hook name → what Bolt's `plugin_hooks` says of it (a mapping with `plugin`, as a reference). */
+  /** Hook name → what Bolt's `plugin-hooks` says of it (a mapping with `plugin`, as a reference). */
   readonly pluginHooks: Readonly<Record<string, Readonly<Record<string, unknown>>>>
 }
+
+/** The keys of the hooks mapping: Bolt 3's, then the older one Bolt still reads. */
+export const hooksKeys = ['plugin-hooks', 'plugin_hooks'] as const
 
 export const empty: Config = Object.freeze({ plugins: {}, pluginHooks: {} })
 
@@ -54,7 +58,9 @@ export const decode = (file: string, raw: unknown): E.Either<string, Config> => 
   }
   const plugins = mapOfMaps('plugins')
   if (E.isLeft(plugins)) return plugins
-  const hooks = mapOfMaps('plugin_hooks')
+  const given = hooksKeys.filter((k) => data[k] !== undefined && data[k] !== null)
+  if (given.length > 1) return E.left(`${file}: give plugin-hooks or plugin_hooks (its older, deprecated spelling), not both`)
+  const hooks = mapOfMaps(given[0] ?? hooksKeys[0])
   if (E.isLeft(hooks)) return hooks
   return E.right({ plugins: plugins.right, pluginHooks: hooks.right })
 }

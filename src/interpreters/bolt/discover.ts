@@ -1,9 +1,12 @@
 // discover: finds Bolt plugin modules as Bolt finds them. The module path of a project is its
 // `modules/` (or the `modulepath` its bolt-project.yaml names), then extra directories (the
 // command line's), then `.modules/` (where `bolt module install` puts Forge modules), then plait's
-// own lib/bolt/. The first module of a name wins; a module is a plugin when it holds
-// `bolt_plugin.json`. A project whose bolt-project.yaml has a `name` is itself a module of that
-// name, ahead of all others. Nothing runs here, and a plugin's own files are read when it is used.
+// own lib/bolt/ (its pkcs7 and yaml, which Bolt bundles, and ruby_task_helper, which Forge tasks
+// name in their `files`: the fallback for a module the project lacks). The first module of a name
+// wins; a module is a plugin when it holds `bolt_plugin.json`. Bolt's built-in plugins (env_var)
+// come first of all, as Bolt never lets a module replace them; then a project whose
+// bolt-project.yaml has a `name`, itself a module of that name. Nothing runs here, and a plugin's
+// own files are read when it is used.
 import * as fs from 'node:fs/promises'
 import * as nodePath from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
@@ -34,8 +37,11 @@ export interface Options {
   readonly ownDir?: string
 }
 
-/** plait's own plugin modules (env_var, yaml): lib/bolt/ of the installed package. */
+/** plait's own modules (env_var, yaml, pkcs7, ruby_task_helper): lib/bolt/ of the installed package. */
 export const ownDir = nodePath.join(Installation.packageDir(import.meta.url), 'lib', 'bolt')
+
+/** Plugins built into Bolt (plait's own in lib/bolt/ stand for them): no module of the same name replaces them. */
+export const builtins: ReadonlyArray<string> = ['env_var']
 
 /** Module names Bolt accepts. */
 export const moduleName = /^[a-z][a-z0-9_]*$/
@@ -46,12 +52,14 @@ export const projectFile = 'bolt-project.yaml'
 // constructors
 
 /** The Bolt project of a directory: the nearest one at or above it with a bolt-project.yaml or a Boltdir/, else the directory itself. */
-export const projectOf = async (start: string): Promise<string> => {
-  const from = nodePath.resolve(start)
-  for (let dir = from; ; dir = nodePath.dirname(dir)) {
+export const projectOf = async (start: string): Promise<string> => (await projectAround(start)) ?? nodePath.resolve(start)
+
+/** The nearest Bolt project at or above a directory (its Boltdir/, or the directory holding bolt-project.yaml), or undefined when there is none. */
+export const projectAround = async (start: string): Promise<string | undefined> => {
+  for (let dir = nodePath.resolve(start); ; dir = nodePath.dirname(dir)) {
     if (await isDir(nodePath.join(dir, 'Boltdir'))) return nodePath.join(dir, 'Boltdir')
     if (await exists(nodePath.join(dir, projectFile))) return dir
-    if (nodePath.dirname(dir) === dir) return from
+    if (nodePath.dirname(dir) === dir) return undefined
   }
 }
 
@@ -108,6 +116,10 @@ export const discover = async (o: Options): Promise<E.Either<string, Found>> => 
     if (modules.has(m.name)) return
     modules.set(m.name, m)
     if (await exists(nodePath.join(m.dir, 'bolt_plugin.json'))) plugins.push(m)
+  }
+  for (const name of builtins) {
+    const dir = nodePath.join(o.ownDir ?? ownDir, name)
+    if (await isDir(dir)) await add({ name, dir })
   }
   if (project.right.name !== undefined) await add({ name: project.right.name, dir: projectDir })
   for (const dir of modulePath({ ...o, projectDir }, project.right.modulepath)) {

@@ -2,14 +2,19 @@
 // is loaded on first use; a hook's task gets the plugin's configuration (`plugins.NAME` of
 // bolt-project.yaml and bolt-defaults.yaml, its `_plugin` references resolved once) for the
 // parameters it declares, the caller's parameters on top, then its defaults; everything is
-// checked against its metadata before it runs. A plugin with any `secret_*` hook is a secret
-// plugin: every value it gives is sensitive.
+// checked against its metadata before it runs. As Bolt's validate_config does, each configuration
+// key must be a parameter of some hook task, and its value must fit the type of every hook task
+// that declares it. The pkcs7 plugin's deprecated keys `private-key` and `public-key` (in its
+// configuration and in a reference) are read as `private_key` and `public_key`, with a warning on
+// stderr, as Bolt does. A plugin with any `secret_*` hook is a secret plugin: every value it gives
+// is sensitive.
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
 import * as Processes from '../process.js'
 import * as Config from './config.js'
 import * as Discover from './discover.js'
 import * as Params from './protocol/Params.js'
+import * as PluginConfig from './protocol/PluginConfig.js'
 import * as PluginModule from './plugin.js'
 import * as Run from './run.js'
 import * as Task from './task.js'
@@ -27,6 +32,8 @@ export interface Options extends Discover.Options {
   readonly tmpdir?: string
   /** The bolt-defaults.yaml files read before the project's bolt-project.yaml (default: Bolt's, see config.ts). */
   readonly defaults?: ReadonlyArray<string>
+  /** Where a warning goes (default: stderr, each text once per process). */
+  readonly warn?: (message: string) => void
 }
 
 /** Resolves the `_plugin` references of a plugin's configuration (given by the resolve stage's owner). */
@@ -80,6 +87,16 @@ export const open = async (o: Options, resolveConfig?: ConfigResolver): Promise<
   const configs = new Map<string, Promise<E.Either<Fault.Fault, Readonly<Record<string, unknown>>>>>()
   const pending = new Set<string>()
   const fault = (plugin: string, op: string, description: string): Fault.Fault => Fault.make('Failed', 'bolt', op, plugin, description)
+  let deprecationShown = false
+  /** Renames the pkcs7 plugin's deprecated keys, warning the first time. */
+  const pkcs7Keys = (params: Params.Params): Params.Params => {
+    const [renamed, had] = PluginConfig.renamePkcs7(params)
+    if (had && !deprecationShown) {
+      deprecationShown = true
+      ;(o.warn ?? warnOnce)(PluginConfig.pkcs7Deprecation)
+    }
+    return renamed
+  }
 
   const load = async (plugin: string, op: string): Promise<E.Either<Fault.Fault, PluginModule.Plugin>> => {
     const m = modules.get(plugin)
@@ -91,13 +108,11 @@ export const open = async (o: Options, resolveConfig?: ConfigResolver): Promise<
 
   /** The plugin's configuration with its references resolved (once), checked against the parameters its tasks declare. */
   const configOf = async (plugin: PluginModule.Plugin, op: string): Promise<E.Either<Fault.Fault, Readonly<Record<string, unknown>>>> => {
-    const raw = config.right.plugins[plugin.name] ?? {}
-    const declared = [...plugin.hooks.values()].map((t) => t.meta.parameters)
-    if (declared.length > 0 && declared.every((d) => d !== undefined)) {
-      const unknown = Object.keys(raw).filter((k) => !declared.some((d) => d!.has(k)))
-      if (unknown.length > 0) return E.left(fault(plugin.name, op, `the configuration of plugin ${plugin.name} (plugins.${plugin.name}) has ${unknown.map((k) => `'${k.slice(0, 100)}'`).join(', ')}, which none of its tasks takes`))
-    }
-    if (resolveConfig === undefined || Object.keys(raw).length === 0) return E.right(raw)
+    const given = config.right.plugins[plugin.name] ?? {}
+    const raw = plugin.name === 'pkcs7' ? pkcs7Keys(given) : given
+    const unknown = PluginConfig.problem(plugin.name, plugin.hooks, Object.fromEntries(Object.keys(raw).map((k) => [k, null])))
+    if (unknown !== undefined) return E.left(fault(plugin.name, op, unknown))
+    if (resolveConfig === undefined || Object.keys(raw).length === 0) return checked(plugin, op, E.right(raw))
     // A reference in the configuration to the plugin itself (or round through others) would wait for itself.
     if (pending.has(plugin.name)) return E.left(fault(plugin.name, op, `the configuration of plugin ${plugin.name} refers to the plugin itself`))
     let c = configs.get(plugin.name)
@@ -105,7 +120,14 @@ export const open = async (o: Options, resolveConfig?: ConfigResolver): Promise<
       pending.add(plugin.name)
       configs.set(plugin.name, (c = resolveConfig(plugin.name, raw).finally(() => pending.delete(plugin.name))))
     }
-    return c
+    return checked(plugin, op, await c)
+  }
+
+  /** A resolved configuration, or the problem with its values' types. */
+  const checked = (plugin: PluginModule.Plugin, op: string, c: E.Either<Fault.Fault, Readonly<Record<string, unknown>>>): E.Either<Fault.Fault, Readonly<Record<string, unknown>>> => {
+    if (E.isLeft(c)) return c
+    const problem = PluginConfig.problem(plugin.name, plugin.hooks, c.right)
+    return problem === undefined ? c : E.left(fault(plugin.name, op, problem))
   }
 
   /** The task of a hook with its parameters checked (configuration, then the caller's, then defaults). */
@@ -118,7 +140,8 @@ export const open = async (o: Options, resolveConfig?: ConfigResolver): Promise<
     if (E.isLeft(cfg)) return cfg
     const declared = task.meta.parameters
     const fromConfig = declared === undefined ? cfg.right : Object.fromEntries(Object.entries(cfg.right).filter(([k]) => declared.has(k)))
-    const params = Params.validate(task.name, task.meta, { ...fromConfig, ...given })
+    const own = task.module.name === 'pkcs7' ? pkcs7Keys(given) : given
+    const params = Params.validate(task.name, task.meta, { ...fromConfig, ...own })
     return E.isLeft(params) ? E.left(fault(plugin, hook, params.left)) : E.right([task, params.right] as const)
   }
 
@@ -146,4 +169,13 @@ export const open = async (o: Options, resolveConfig?: ConfigResolver): Promise<
     check: async (plugin, hook, given) => E.map(() => undefined)(await prepare(plugin, hook, given)),
     run,
   })
+}
+
+const shown = new Set<string>()
+
+/** Writes a warning to stderr, each text once per process. */
+const warnOnce = (message: string): void => {
+  if (shown.has(message)) return
+  shown.add(message)
+  process.stderr.write(`warning: ${message}\n`)
 }

@@ -4,7 +4,9 @@
 // to `validate_resolve_reference` first when the plugin has it, then to `resolve_reference`, whose
 // `value` is the reference's value (hooks.ts merges the plugin's configuration in). A secret
 // plugin's value is sensitive. `_cache: {ttl: N}` keeps a value for N seconds (cache.ts), except a
-// sensitive one, which is never cached.
+// sensitive one, which is never cached; the key is the plugin and every key of the reference but
+// `_cache` (its `_` metaparameters too), and `ttl: 0` neither reads nor writes the cache, as Bolt's
+// read_and_clean_cache.
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
 import * as Resolve from '../../load/resolve.js'
@@ -62,8 +64,8 @@ const resolver = (host: Hooks.Host, cache: Cache.Cache, plugin: string): Resolve
   if (ttl !== undefined && E.isLeft(ttl)) return fault(ttl.left)
   const secret = await host.isSecret(plugin)
   if (E.isLeft(secret)) return secret
-  const key = Cache.key(plugin, given)
-  if (ttl !== undefined && !secret.right) {
+  const key = Cache.key(plugin, Object.fromEntries(Object.entries(reference.parameters).filter(([k]) => k !== cacheKey)))
+  if (ttl !== undefined && !secret.right && ttl.right > 0) {
     const hit = await cache.get(key)
     if (hit !== undefined) return E.right({ value: hit.value, sensitive: false })
   }

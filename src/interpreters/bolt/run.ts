@@ -70,7 +70,7 @@ export const run = async (ctx: Context, plugin: string, hook: string, task: Task
       cwd: ctx.boltdir,
     })
     if (E.isLeft(ran)) return fault(ran.left._tag, `task ${task.name} (${task.file}): ${ran.left.description}`)
-    const read = Output.read({ plugin, hook, path: task.file }, ran.right, needValue)
+    const read = Output.read({ plugin, hook }, ran.right, needValue)
     return E.isLeft(read) ? fault(read.left._tag === 'Reported' ? 'Failed' : 'ProtocolViolation', read.left.message) : read
   } finally {
     await fs.rm(installdir, { recursive: true, force: true })

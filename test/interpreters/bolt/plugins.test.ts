@@ -2,7 +2,9 @@
 // `plugins`, with references inside), `_cache`, secret plugins (their values are sensitive), and the
 // pkcs7 plugin: plait's own (lib/bolt/pkcs7, openssl cms) round trip, its interoperability with
 // Ruby's OpenSSL::PKCS7 used as Bolt's Forge module uses it, and Ruby task modules of our own
-// written in the Forge modules' style, run unchanged. Every plugin runs for real under a temp dir.
+// written in the Forge modules' style, run unchanged (with their own task helper, or with plait's
+// lib/bolt/ruby_task_helper when the project has none); the pkcs7 plugin's deprecated keys; the
+// puppet_library hook. Every plugin runs for real under a temp dir.
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs/promises'
 import * as os from 'node:os'
@@ -11,6 +13,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as Fault from '../../../src/core/Fault.js'
 import * as Config from '../../../src/interpreters/bolt/config.js'
+import * as PluginConfig from '../../../src/interpreters/bolt/protocol/PluginConfig.js'
 import * as Library from '../../../src/interpreters/bolt/library.js'
 import * as Resolvers from '../../../src/interpreters/bolt/resolvers.js'
 import type * as Resolve from '../../../src/load/resolve.js'
@@ -92,7 +95,10 @@ describe('plugin configuration (plugins: in bolt-project.yaml and bolt-defaults.
   })
 
   it('decodes only mappings of mappings, naming the file and key', () => {
-    expect(Config.decode('f.yaml', { plugins: { a: { x: 1 } }, plugin_hooks: { puppet_library: { plugin: 'task' } }, other: 1 })).toEqual(E.right({ plugins: { a: { x: 1 } }, pluginHooks: { puppet_library: { plugin: 'task' } } }))
+    expect(Config.decode('f.yaml', { plugins: { a: { x: 1 } }, 'plugin-hooks': { puppet_library: { plugin: 'task' } }, other: 1 })).toEqual(E.right({ plugins: { a: { x: 1 } }, pluginHooks: { puppet_library: { plugin: 'task' } } }))
+    expect(Config.decode('f.yaml', { plugin_hooks: { puppet_library: { plugin: 'old' } } })).toEqual(E.right({ plugins: {}, pluginHooks: { puppet_library: { plugin: 'old' } } }))
+    expect(Config.decode('f.yaml', { 'plugin-hooks': { puppet_library: { plugin: 'a' } }, plugin_hooks: { puppet_library: { plugin: 'b' } } })).toEqual(E.left('f.yaml: give plugin-hooks or plugin_hooks (its older, deprecated spelling), not both'))
+    expect(Config.decode('f.yaml', { 'plugin-hooks': [] })).toEqual(E.left('f.yaml: plugin-hooks must be a mapping of names to mappings'))
     expect(Config.decode('f.yaml', { plugins: [] })).toEqual(E.left('f.yaml: plugins must be a mapping of names to mappings'))
     expect(Config.decode('f.yaml', { plugins: { a: 'x' } })).toEqual(E.left('f.yaml: plugins.a must be a mapping, not string'))
     expect(Config.decode('f.yaml', 'text')).toEqual(E.left('f.yaml must hold a mapping'))
@@ -204,7 +210,7 @@ describe("plait's own pkcs7 plugin (lib/bolt/pkcs7)", () => {
   })
 })
 
-// Ruby task modules of our own, written the way the Forge modules (puppetlabs-pkcs7, -env_var) are:
+// Ruby task modules of our own, written the way the Forge modules (puppetlabs-pkcs7, -yaml) are:
 // Ruby tasks whose metadata names a helper of another module (ruby_task_helper) in `files`, which
 // they load with require_relative from _installdir; keyword parameters; errors as TaskHelper::Error.
 const taskHelper = `# frozen_string_literal: true
@@ -283,11 +289,11 @@ const rubyPkcs7: Record<string, string> = {
     raise TaskHelper::Error.new('Could not parse as an encrypted value', 'pkcs7/parse-error') unless m
     { value: OpenSSL::PKCS7.new(Base64.decode64(m[:encoded])).decrypt(key, cert) }
   end`),
-  'modules/env_var/bolt_plugin.json': '{}',
-  'modules/env_var/tasks/resolve_reference.json': rubyMeta({ var: { type: 'String' }, default: { type: 'Optional[String]' } }),
-  'modules/env_var/tasks/resolve_reference.rb': rubyTask(`  def task(var:, default: nil, **)
+  'modules/env_lookup/bolt_plugin.json': '{}',
+  'modules/env_lookup/tasks/resolve_reference.json': rubyMeta({ var: { type: 'String' }, default: { type: 'Optional[String]' } }),
+  'modules/env_lookup/tasks/resolve_reference.rb': rubyTask(`  def task(var:, default: nil, **)
     value = ENV.fetch(var, default)
-    raise TaskHelper::Error.new("env_var plugin requires that the var '#{var}' be set", 'bolt.plugin/env_var-error') if value.nil?
+    raise TaskHelper::Error.new("env_lookup requires that the var '#{var}' be set", 'env_lookup/unset', { 'backtrace' => caller }) if value.nil?
     { value: value }
   end`),
 }
@@ -296,7 +302,7 @@ describe('Ruby task modules in the Forge modules\' style, in modules/, run uncha
   it('a Ruby pkcs7 module replaces ours: createkeys, encrypt, decrypt and references, interoperable with ours', async () => {
     const dir = await project(rubyPkcs7)
     expect(await hook(dir, 'pkcs7', 'secret_createkeys', { force: false })).toEqual(E.right([nodePath.join(dir, 'keys/public_key.pkcs7.pem'), nodePath.join(dir, 'keys/private_key.pkcs7.pem')]))
-    expect(await hook(dir, 'pkcs7', 'secret_createkeys', { force: false })).toEqual(E.left(expect.stringMatching(/secret_createkeys.rb: keys exist \(kind bolt.plugin\/key-error\)$/)))
+    expect(await hook(dir, 'pkcs7', 'secret_createkeys', { force: false })).toEqual(E.left('Error executing plugin pkcs7 from secret_createkeys in pkcs7: keys exist'))
     const cipher = await hook(dir, 'pkcs7', 'secret_encrypt', { plaintext_value: 'through Ruby' })
     if (E.isLeft(cipher)) throw new Error(cipher.left)
     expect(await answer(dir, 'pkcs7', { encrypted_value: cipher.right })).toEqual(E.right({ value: 'through Ruby', sensitive: true }))
@@ -308,14 +314,21 @@ describe('Ruby task modules in the Forge modules\' style, in modules/, run uncha
     expect(E.isRight(ours) && (await hook(dir, 'pkcs7', 'secret_decrypt', { encrypted_value: ours.right }))).toEqual(E.right('back to Ruby'))
   })
 
-  it('a Ruby env_var module answers references, and its errors read as Bolt\'s', async () => {
+  it("a Ruby reference module answers references, and its errors read as Bolt's: the _error's msg, never its kind or details", async () => {
     const dir = await project(rubyPkcs7)
-    expect(await value(dir, 'env_var', { var: 'PLAIT_TEST_RUBY' }, { env: { ...process.env, PLAIT_TEST_RUBY: 'from Ruby' } })).toEqual(E.right('from Ruby'))
-    expect(await value(dir, 'env_var', { var: 'PLAIT_TEST_UNSET_X' })).toEqual(E.left(expect.stringMatching(/^Failed: Error executing plugin env_var from resolve_reference in .*resolve_reference.rb: env_var plugin requires that the var 'PLAIT_TEST_UNSET_X' be set/)))
+    expect(await value(dir, 'env_lookup', { var: 'PLAIT_TEST_RUBY' }, { env: { ...process.env, PLAIT_TEST_RUBY: 'from Ruby' } })).toEqual(E.right('from Ruby'))
+    expect(await value(dir, 'env_lookup', { var: 'PLAIT_TEST_UNSET_X' })).toEqual(E.left("Failed: Error executing plugin env_lookup from resolve_reference in env_lookup: env_lookup requires that the var 'PLAIT_TEST_UNSET_X' be set"))
+  })
+
+  it("a module named env_var on the module path never replaces plait's env_var, which stands for Bolt's built-in", async () => {
+    const dir = await project({ ...rubyPkcs7, ...Object.fromEntries(Object.entries(rubyPkcs7).filter(([k]) => k.startsWith('modules/env_lookup/')).map(([k, v]) => [k.replace('env_lookup', 'env_var'), v])) })
+    expect(await fs.readFile(nodePath.join(dir, 'modules/env_var/tasks/resolve_reference.rb'), 'utf8')).toContain('env_lookup requires')
+    expect(await value(dir, 'env_var', { var: 'PLAIT_TEST_UNSET_X', default: { any: ['data'] } })).toEqual(E.right({ any: ['data'] }))
+    expect(await value(dir, 'env_var', { var: 'PLAIT_TEST_UNSET_X' })).toEqual(E.left("Failed: Error executing plugin env_var from resolve_reference in env_var: env_var plugin requires that the var 'PLAIT_TEST_UNSET_X' be set"))
   })
 })
 
-describe('puppet_library (plugin_hooks.puppet_library)', () => {
+describe('puppet_library (plugin-hooks.puppet_library)', () => {
   const installer = {
     'modules/agent/bolt_plugin.json': '{}',
     'modules/agent/tasks/puppet_library.sh': '#!/bin/sh\nif [ "$PT_version" = bad ]; then echo \'{"_error": {"msg": "no such version", "kind": "agent/bad"}}\'; exit 1; fi\necho "agent $PT_version" >> installed\necho \'{}\'\n',
@@ -324,7 +337,7 @@ describe('puppet_library (plugin_hooks.puppet_library)', () => {
   }
 
   it("runs a plugin's puppet_library hook with the configured parameters, and Bolt's task plugin", async () => {
-    const dir = await project({ ...installer, 'bolt-project.yaml': 'plugin_hooks:\n  puppet_library:\n    plugin: agent\n    version: "7.1"\n' })
+    const dir = await project({ ...installer, 'bolt-project.yaml': 'plugin-hooks:\n  puppet_library:\n    plugin: agent\n    version: "7.1"\n' })
     expect(await Library.prepare(await pluginsOf(dir))).toEqual(E.right('puppet_library: ran plugin agent'))
     const viaTask = await project({ ...installer, 'bolt-project.yaml': 'plugin_hooks:\n  puppet_library:\n    plugin: task\n    task: pkg\n    parameters:\n      name:\n        _plugin: env_var\n        var: PLAIT_TEST_PKG\n' })
     expect(await Library.prepare(await pluginsOf(viaTask, { env: { ...process.env, PLAIT_TEST_PKG: 'ruby' } }))).toEqual(E.right('puppet_library: ran task pkg'))
@@ -334,11 +347,134 @@ describe('puppet_library (plugin_hooks.puppet_library)', () => {
 
   it("fails with the plugin's message, and says what is missing when nothing is configured", async () => {
     const bad = await project({ ...installer, 'bolt-project.yaml': 'plugin_hooks:\n  puppet_library:\n    plugin: agent\n    version: bad\n' })
-    expect(await Library.prepare(await pluginsOf(bad))).toEqual(E.left(expect.stringMatching(/^puppet_library agent: Error executing plugin agent from puppet_library in .*puppet_library.sh: no such version \(kind agent\/bad\)$/)))
-    expect(await Library.prepare(await pluginsOf(await project({})))).toEqual(E.left('no puppet_library hook is configured: give plugin_hooks.puppet_library ({plugin: NAME, ...}) in bolt-project.yaml or bolt-defaults.yaml'))
+    expect(await Library.prepare(await pluginsOf(bad))).toEqual(E.left('puppet_library agent: Error executing plugin agent from puppet_library in agent: no such version'))
+    expect(await Library.prepare(await pluginsOf(await project({})))).toEqual(E.left('no puppet_library hook is configured: give plugin-hooks.puppet_library ({plugin: NAME, ...}) in bolt-project.yaml or bolt-defaults.yaml'))
     const noHook = await project({ 'bolt-project.yaml': 'plugin_hooks:\n  puppet_library:\n    plugin: env_var\n' })
     expect(await Library.prepare(await pluginsOf(noHook))).toEqual(E.left('Plugin env_var does not support puppet_library'))
     const noTask = await project({ 'bolt-project.yaml': 'plugin_hooks:\n  puppet_library:\n    plugin: task\n    task: nosuch\n' })
     expect(await Library.prepare(await pluginsOf(noTask))).toEqual(E.left("puppet_library task: Could not find a task named 'nosuch' on the module path"))
+  })
+  it('runs only when the project in effect configures it, unless required; no project around: nothing is read', async () => {
+    const configured = await project({ ...installer, 'bolt-project.yaml': 'plugin-hooks:\n  puppet_library:\n    plugin: agent\n    version: "8"\n' })
+    const o = { env: { ...process.env }, tmpdir: tmp, defaults: [] }
+    await fs.mkdir(nodePath.join(configured, 'sub/dir'), { recursive: true })
+    expect(await Library.prepareFor({ ...o, required: false, cwd: nodePath.join(configured, 'sub/dir') })).toEqual(E.right('puppet_library: ran plugin agent'))
+    expect(await Library.prepareFor({ ...o, required: false, project: configured, cwd: '/' })).toEqual(E.right('puppet_library: ran plugin agent'))
+    expect(await fs.readFile(nodePath.join(configured, 'installed'), 'utf8')).toBe('agent 8\nagent 8\n')
+    const plain = await project({ ...installer, 'bolt-project.yaml': 'name: plain\n' })
+    expect(await Library.prepareFor({ ...o, required: false, cwd: plain })).toEqual(E.right(undefined))
+    expect(await Library.prepareFor({ ...o, required: true, cwd: plain })).toEqual(E.left(expect.stringMatching(/^no puppet_library hook is configured/)))
+    // no bolt-project.yaml at or above the directory: even a defaults file that configures the hook is not read
+    const defaults = nodePath.join(tmp, `defaults${n++}.yaml`)
+    await fs.writeFile(defaults, 'plugin-hooks:\n  puppet_library:\n    plugin: agent\n    version: "9"\n')
+    const nowhere = await fs.mkdtemp(nodePath.join(os.tmpdir(), 'plait-no-project-'))
+    try {
+      expect(await Library.prepareFor({ ...o, defaults: [defaults], required: false, cwd: nowhere })).toEqual(E.right(undefined))
+    } finally {
+      await fs.rm(nowhere, { recursive: true, force: true })
+    }
+    // a broken project file is an error only when it is read, and then names the file
+    const broken = await project({ 'bolt-project.yaml': 'plugin-hooks: [not, a, mapping]\n' })
+    expect(await Library.prepareFor({ ...o, required: false, cwd: broken })).toEqual(E.left(`${broken}/bolt-project.yaml: plugin-hooks must be a mapping of names to mappings`))
+  })
+})
+
+describe("the pkcs7 plugin's deprecated keys (private-key, public-key)", () => {
+  it('reads them as private_key and public_key in the configuration and in a reference, warning once', async () => {
+    const warnings: string[] = []
+    const o = { warn: (m: string) => void warnings.push(m) }
+    const dir = await project({ 'bolt-project.yaml': 'plugins:\n  pkcs7:\n    private-key: secret/priv.pem\n    public-key: secret/pub.pem\n' })
+    const plugins = await pluginsOf(dir, o)
+    const keys = await plugins.host.run('pkcs7', 'secret_createkeys', {}, true)
+    expect(E.map((r: Readonly<Record<string, unknown>>) => r['value'])(keys)).toEqual(E.right([nodePath.join(dir, 'secret/pub.pem'), nodePath.join(dir, 'secret/priv.pem')]))
+    const cipher = await plugins.host.run('pkcs7', 'secret_encrypt', { plaintext_value: 'old keys' }, true)
+    if (E.isLeft(cipher)) throw new Error(cipher.left.description)
+    // a reference's own deprecated key wins over the configuration, as the new one would
+    await fs.rename(nodePath.join(dir, 'secret'), nodePath.join(dir, 'moved'))
+    const r = plugins.resolvers.get('pkcs7')!
+    const given = { encrypted_value: cipher.right['value'], 'private-key': 'moved/priv.pem', 'public-key': 'moved/pub.pem' }
+    expect(await r({ plugin: 'pkcs7', parameters: given, at })()).toEqual(E.right({ value: 'old keys', sensitive: true }))
+    expect(warnings).toEqual([PluginConfig.pkcs7Deprecation])
+  })
+
+  it('renames them only for pkcs7: another plugin with such a key is refused', async () => {
+    const dir = await project({ ...counting('other', { public_key: { type: 'String' } }), 'bolt-project.yaml': 'plugins:\n  other:\n    public-key: x\n' })
+    expect(await value(dir, 'other', {})).toEqual(E.left("Failed: the configuration of plugin other (plugins.other) has 'public-key', which none of its tasks takes"))
+  })
+})
+
+describe('configuration values are checked against the types of the hook tasks that take them (Bolt\'s validate_config)', () => {
+  const typed = (extra: Record<string, string> = {}): Record<string, string> => ({
+    ...counting('c', { size: { type: 'Integer' }, name: { type: 'Optional[String]' } }),
+    'modules/c/tasks/secret_createkeys.sh': '#!/bin/sh\necho \'{"value": "made"}\'\n',
+    'modules/c/tasks/secret_createkeys.json': JSON.stringify({ input_method: 'stdin', parameters: { size: { type: 'Integer[1024, 8192]' } } }),
+    ...extra,
+  })
+
+  it('refuses a value that does not fit, naming the plugin, the key, the type and the hook, before anything runs', async () => {
+    const dir = await project({ ...typed(), 'bolt-project.yaml': 'plugins:\n  c:\n    size: "4096"\n' })
+    expect(await value(dir, 'c', {})).toEqual(E.left("Failed: the configuration of plugin c (plugins.c): 'size' expects an Integer value, got String, the type its resolve_reference hook (task c::resolve_reference) takes"))
+    // checked against every hook that takes the key, whichever hook runs
+    const small = await project({ ...typed(), 'bolt-project.yaml': 'plugins:\n  c:\n    size: 512\n' })
+    expect(await value(small, 'c', {})).toEqual(E.left("Failed: the configuration of plugin c (plugins.c): 'size' expects an Integer[1024, 8192] value, got Integer, the type its secret_createkeys hook (task c::secret_createkeys) takes"))
+    expect(await runs(dir)).toBe(0)
+    expect(await runs(small)).toBe(0)
+  })
+
+  it('checks a value a reference in the configuration gave, and accepts fitting values and null', async () => {
+    const dir = await project({ ...typed(), 'bolt-project.yaml': 'plugins:\n  c:\n    size:\n      _plugin: env_var\n      var: PLAIT_TEST_SIZE\n    name: null\n' })
+    expect(await value(dir, 'c', {}, { env: { ...process.env, PLAIT_TEST_SIZE: '2048' } })).toEqual(E.left(expect.stringContaining("'size' expects an Integer value, got String")))
+    const json = await project({ ...typed(), 'bolt-project.yaml': 'plugins:\n  c:\n    size:\n      _plugin: env_var\n      var: PLAIT_TEST_SIZE\n      json: true\n' })
+    expect(await value(json, 'c', {}, { env: { ...process.env, PLAIT_TEST_SIZE: '2048' } })).toEqual(E.right(expect.objectContaining({ size: 2048 })))
+  })
+})
+
+describe('_cache: ttl 0 and the cache key', () => {
+  it('ttl 0 never reads or writes the cache: the plugin runs every time', async () => {
+    const dir = await project(counting('c', { a: { type: 'Integer' } }))
+    const cacheFile = nodePath.join(dir, 'cache.json')
+    expect(await value(dir, 'c', { a: 1, _cache: { ttl: 60 } }, { cacheFile })).toEqual(E.right(expect.objectContaining({ a: 1 })))
+    expect(await value(dir, 'c', { a: 1, _cache: { ttl: 0 } }, { cacheFile })).toEqual(E.right(expect.objectContaining({ a: 1 })))
+    expect(await value(dir, 'c', { a: 1, _cache: { ttl: 0 } }, { cacheFile })).toEqual(E.right(expect.objectContaining({ a: 1 })))
+    expect(await runs(dir)).toBe(3)
+    expect(Object.keys(JSON.parse(await fs.readFile(cacheFile, 'utf8')) as object)).toHaveLength(1)
+  })
+
+  it("the key covers every key of the reference but _cache: another metaparameter is another entry", async () => {
+    const dir = await project(counting('c', { a: { type: 'Integer' } }))
+    const o = { now: () => 1_000_000 }
+    await value(dir, 'c', { a: 1, _run_as: 'x', _cache: { ttl: 60 } }, o)
+    await value(dir, 'c', { a: 1, _run_as: 'x', _cache: { ttl: 30 } }, o)
+    expect(await runs(dir)).toBe(1)
+    await value(dir, 'c', { a: 1, _run_as: 'y', _cache: { ttl: 60 } }, o)
+    expect(await runs(dir)).toBe(2)
+  })
+})
+
+describe("Forge modules that need ruby_task_helper, in a project that lacks it: plait's lib/bolt/ruby_task_helper", () => {
+  const forgeOnly = Object.fromEntries(Object.entries(rubyPkcs7).filter(([k]) => !k.startsWith('modules/ruby_task_helper/')))
+
+  it('lays out our task helper for a Ruby pkcs7 module: createkeys, encrypt, and a reference decrypt', async () => {
+    const dir = await project(forgeOnly)
+    expect(await hook(dir, 'pkcs7', 'secret_createkeys', { force: false })).toEqual(E.right([nodePath.join(dir, 'keys/public_key.pkcs7.pem'), nodePath.join(dir, 'keys/private_key.pkcs7.pem')]))
+    expect(await hook(dir, 'pkcs7', 'secret_createkeys', { force: false })).toEqual(E.left('Error executing plugin pkcs7 from secret_createkeys in pkcs7: keys exist'))
+    const cipher = await hook(dir, 'pkcs7', 'secret_encrypt', { plaintext_value: 'helped by plait' })
+    if (E.isLeft(cipher)) throw new Error(cipher.left)
+    expect(await answer(dir, 'pkcs7', { encrypted_value: cipher.right })).toEqual(E.right({ value: 'helped by plait', sensitive: true }))
+  })
+
+  it('an unexpected Ruby exception is its message only: no backtrace reaches the user', async () => {
+    const dir = await project(forgeOnly)
+    await hook(dir, 'pkcs7', 'secret_createkeys', {})
+    // a ciphertext that parses but is not PKCS#7: OpenSSL raises, the helper reports it with its backtrace in details
+    const r = await hook(dir, 'pkcs7', 'secret_decrypt', { encrypted_value: 'ENC[PKCS7,bm90IGRlcg==]' })
+    expect(r).toEqual(E.left(expect.stringMatching(/^Error executing plugin pkcs7 from secret_decrypt in pkcs7: \S.*$/)))
+    expect(E.isLeft(r) && r.left).not.toMatch(/\.rb:\d+|backtrace|OpenSSL::PKCS7::PKCS7Error/)
+    expect(E.isLeft(r) && r.left.length).toBeLessThan(300)
+  })
+
+  it("a project's own ruby_task_helper wins over ours", async () => {
+    const dir = await project({ ...rubyPkcs7, 'modules/ruby_task_helper/files/task_helper.rb': `${taskHelper}\nclass TaskHelper\n  def self.run\n    puts JSON.generate(value: 'the project helper')\n  end\nend\n` })
+    expect(await hook(dir, 'pkcs7', 'secret_encrypt', { plaintext_value: 'x' })).toEqual(E.right('the project helper'))
   })
 })

@@ -64,7 +64,21 @@ describe("plait's own plugins (lib/bolt)", () => {
     expect(await resolve(dir, 'env_var', { var: 'PLAIT_TEST_UNSET', default: 'dflt' }, o)).toEqual(E.right('dflt'))
     expect(await resolve(dir, 'env_var', { var: 'PLAIT_TEST_UNSET', optional: true }, o)).toEqual(E.right(null))
     const missing = await resolve(dir, 'env_var', { var: 'PLAIT_TEST_UNSET' }, o)
-    expect(E.isLeft(missing) && missing.left).toMatch(/^Failed: Error executing plugin env_var from resolve_reference in .*lib\/bolt\/env_var\/tasks\/resolve_reference.py: env_var plugin requires that the var 'PLAIT_TEST_UNSET' be set/)
+    expect(missing).toEqual(E.left("Failed: Error executing plugin env_var from resolve_reference in env_var: env_var plugin requires that the var 'PLAIT_TEST_UNSET' be set"))
+    expect(await resolve(dir, 'env_var', {}, o)).toEqual(E.left("Failed: Error executing plugin env_var from resolve_reference in env_var: env_var plugin requires that the 'var' is specified"))
+  })
+
+  it('env_var takes any data as its default, and parses the variable as JSON when asked, naming the variable (never its value) when it is not JSON', async () => {
+    const dir = await project({})
+    const o = { env: env({ PLAIT_TEST_JSON: '{"a": [1, true, null]}', PLAIT_TEST_NOT_JSON: 'Zq9-not-json {' }) }
+    expect(await resolve(dir, 'env_var', { var: 'PLAIT_TEST_UNSET', default: { list: [1, 'two'], n: 3 } }, o)).toEqual(E.right({ list: [1, 'two'], n: 3 }))
+    expect(await resolve(dir, 'env_var', { var: 'PLAIT_TEST_JSON', json: true }, o)).toEqual(E.right({ a: [1, true, null] }))
+    expect(await resolve(dir, 'env_var', { var: 'PLAIT_TEST_JSON' }, o)).toEqual(E.right('{"a": [1, true, null]}'))
+    expect(await resolve(dir, 'env_var', { var: 'PLAIT_TEST_UNSET', default: [1], json: true }, o)).toEqual(E.right([1]))
+    const bad = await resolve(dir, 'env_var', { var: 'PLAIT_TEST_NOT_JSON', json: true }, o)
+    expect(bad).toEqual(E.left(expect.stringMatching(/^Failed: Error executing plugin env_var from resolve_reference in env_var: env_var plugin could not parse the value of the environment variable 'PLAIT_TEST_NOT_JSON' as JSON: /)))
+    expect(E.isLeft(bad) && bad.left).not.toContain('Zq9')
+    expect(await resolve(dir, 'env_var', { var: 'PLAIT_TEST_JSON', json: 'yes' }, o)).toEqual(E.left("Failed: Task env_var::resolve_reference: parameter 'json' expects an Optional[Boolean] value, got String"))
   })
 
   it('yaml gives the data of a file relative to the project directory', async () => {
@@ -76,13 +90,19 @@ describe("plait's own plugins (lib/bolt)", () => {
 
   it('checks their parameters before running them', async () => {
     const dir = await project({})
-    expect(await resolve(dir, 'env_var', { variable: 'HOME' })).toEqual(E.left("Failed: Task env_var::resolve_reference: has no parameter named 'variable'; expects a value for parameter 'var'"))
+    expect(await resolve(dir, 'env_var', { variable: 'HOME' })).toEqual(E.left("Failed: Task env_var::resolve_reference: has no parameter named 'variable'"))
     expect(await resolve(dir, 'yaml', { filepath: 3 })).toEqual(E.left("Failed: Task yaml::resolve_reference: parameter 'filepath' expects a String[1] value, got Integer"))
   })
 
-  it('gives way to a project module of the same name', async () => {
-    const dir = await project(plugin('env_var', '#!/bin/sh\necho \'{"value": "the project\'"\'"\'s"}\'\n'))
-    expect(await resolve(dir, 'env_var', { var: 'HOME' })).toEqual(E.right("the project's"))
+  it("yaml and pkcs7 give way to a project module of the same name; env_var, Bolt's built-in, never does", async () => {
+    const dir = await project({
+      ...plugin('yaml', '#!/bin/sh\necho \'{"value": "the project\'"\'"\'s"}\'\n'),
+      ...plugin('env_var', '#!/bin/sh\necho \'{"value": "a module named env_var"}\'\n'),
+    })
+    expect(await resolve(dir, 'yaml', { filepath: 'x.yaml' })).toEqual(E.right("the project's"))
+    expect(await resolve(dir, 'env_var', { var: 'PLAIT_TEST_SECRET' }, { env: env({ PLAIT_TEST_SECRET: 'built-in' }) })).toEqual(E.right('built-in'))
+    const named = await project({ 'bolt-project.yaml': 'name: env_var\n', 'bolt_plugin.json': '{}', 'tasks/resolve_reference.sh': '#!/bin/sh\necho \'{"value": "the project"}\'\n' })
+    expect(await resolve(named, 'env_var', { var: 'PLAIT_TEST_SECRET' }, { env: env({ PLAIT_TEST_SECRET: 'built-in' }) })).toEqual(E.right('built-in'))
   })
 })
 
@@ -245,19 +265,19 @@ describe('running plugin tasks', () => {
     expect(processes.runs()).toEqual([])
   })
 
-  it('words an _error as Bolt does, and a non-zero exit with its stderr', async () => {
+  it('words an _error as Bolt does (its msg only), and a non-zero exit with its stderr', async () => {
     const dir = await project({
-      ...plugin('e', '#!/bin/sh\necho \'{"_error": {"msg": "vault sealed", "kind": "vault/sealed"}}\'\nexit 1\n'),
+      ...plugin('e', '#!/bin/sh\necho \'{"_error": {"msg": "vault sealed", "kind": "vault/sealed", "details": {"backtrace": ["a.rb:1"]}}}\'\nexit 1\n'),
       ...plugin('x', '#!/bin/sh\necho oops >&2\nexit 4\n'),
     })
-    expect(await resolve(dir, 'e', {})).toEqual(E.left(`Failed: Error executing plugin e from resolve_reference in ${dir}/modules/e/tasks/resolve_reference.sh: vault sealed (kind vault/sealed)`))
-    expect(await resolve(dir, 'x', {})).toEqual(E.left(`Failed: Error executing plugin x from resolve_reference in ${dir}/modules/x/tasks/resolve_reference.sh: The task failed with exit code 4: oops`))
+    expect(await resolve(dir, 'e', {})).toEqual(E.left(`Failed: Error executing plugin e from resolve_reference in e: vault sealed`))
+    expect(await resolve(dir, 'x', {})).toEqual(E.left(`Failed: Error executing plugin x from resolve_reference in x: The task failed with exit code 4: oops`))
   })
 
   it('refuses output without a value, and output that is not a JSON object, as protocol violations', async () => {
     const dir = await project({ ...plugin('nv', '#!/bin/sh\necho \'{"val": 1}\'\n'), ...plugin('nj', '#!/bin/sh\necho hello world\n') })
-    expect(await resolve(dir, 'nv', {})).toEqual(E.left(`ProtocolViolation: Error executing plugin nv from resolve_reference in ${dir}/modules/nv/tasks/resolve_reference.sh: Plugin nv result did not include a value, got {"val":1}`))
-    expect(await resolve(dir, 'nj', {})).toEqual(E.left(`ProtocolViolation: Error executing plugin nj from resolve_reference in ${dir}/modules/nj/tasks/resolve_reference.sh: it printed hello world, which is not a JSON object; a plugin prints one such as {"value": ...}`))
+    expect(await resolve(dir, 'nv', {})).toEqual(E.left(`ProtocolViolation: Error executing plugin nv from resolve_reference in nv: Plugin nv result did not include a value, got {"val":1}`))
+    expect(await resolve(dir, 'nj', {})).toEqual(E.left(`ProtocolViolation: Error executing plugin nj from resolve_reference in nj: it printed hello world, which is not a JSON object; a plugin prints one such as {"value": ...}`))
   })
 
   it('kills a task that hangs, with its process group, at the timeout', async () => {
@@ -289,7 +309,7 @@ describe('running plugin tasks', () => {
     expect(await resolve(dir, 'v', { ok: true })).toEqual(E.right('ok'))
     expect(await fs.readFile(nodePath.join(dir, 'log'), 'utf8')).toBe('validate\nresolve\n')
     const r = await resolve(dir, 'v', { ok: false })
-    expect(E.isLeft(r) && r.left).toMatch(/^Failed: Error executing plugin v from validate_resolve_reference in .*validate_resolve_reference.sh: not ok$/)
+    expect(E.isLeft(r) && r.left).toMatch(/^Failed: Error executing plugin v from validate_resolve_reference in v: not ok$/)
     expect(await fs.readFile(nodePath.join(dir, 'log'), 'utf8')).toBe('validate\nresolve\nvalidate\n')
   })
 
@@ -325,7 +345,7 @@ describe('references through the resolve stage', () => {
     if (E.isLeft(tree)) throw new Error('parse')
     const r = await Resolve.resolve(tree.right, table.right)
     expect(E.isLeft(r) && r.left.map((d) => `${d.at?.line}:${d.at?.col} ${d.message}`)).toEqual([
-      "2:3 _plugin: \"env_var\": resolve_reference env_var: Task env_var::resolve_reference: parameter 'var' expects a String[1] value, got Integer",
+      "2:3 _plugin: \"env_var\": resolve_reference env_var: Task env_var::resolve_reference: parameter 'var' expects an Optional[String] value, got Integer",
     ])
   })
 })

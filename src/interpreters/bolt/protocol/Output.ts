@@ -1,7 +1,8 @@
 // Output: what a plugin task's run means, read as Bolt reads task output. Stdout must be one JSON
 // object. An `_error` object ({msg, kind, details}) or a non-zero exit is an error the plugin
-// reports, worded as Bolt words it ("Error executing plugin NAME from HOOK in PATH: MSG"); a hook
-// whose value is used must give `value`. Anything else breaks the protocol.
+// reports, worded as Bolt words it ("Error executing plugin NAME from HOOK in NAME: MSG"): only the
+// `_error`'s msg is shown, as Bolt shows it; its kind and details (a Ruby task's backtrace) are not.
+// A hook whose value is used must give `value`. Anything else breaks the protocol.
 import * as E from 'fp-ts/lib/Either.js'
 
 // model
@@ -20,11 +21,10 @@ export interface Ended {
   readonly stderr: string
 }
 
-/** Where a run happened, for messages: the plugin, the hook, the task's file. */
+/** Where a run happened, for messages: the plugin and the hook. */
 export interface Origin {
   readonly plugin: string
   readonly hook: string
-  readonly path: string
 }
 
 /** The most characters of plugin text (a message, stderr, output) a message quotes. */
@@ -32,8 +32,8 @@ export const quoteLimit = 2000
 
 // constructors
 
-/** A message in Bolt's wording for an error of a plugin run. */
-export const executionError = (o: Origin, msg: string): string => `Error executing plugin ${o.plugin} from ${o.hook} in ${o.path}: ${msg}`
+/** A message in Bolt's wording for an error of a plugin run ("Error executing plugin pkcs7 from resolve_reference in pkcs7: MSG"). */
+export const executionError = (o: Origin, msg: string): string => `Error executing plugin ${o.plugin} from ${o.hook} in ${o.plugin}: ${msg}`
 
 /** Reads a run: the whole result object (with `value` when `needValue`), or the problem. */
 export const read = (o: Origin, ended: Ended, needValue: boolean): E.Either<Problem, Readonly<Record<string, unknown>>> => {
@@ -68,13 +68,11 @@ const object = (text: string): Record<string, unknown> | undefined => {
   }
 }
 
-/** The message of a well-formed `_error` (its msg, then its kind and details unless empty), or undefined. */
+/** The message of a well-formed `_error` (its msg only, as Bolt shows it), or undefined. */
 const errorOf = (e: unknown): string | undefined => {
   if (typeof e !== 'object' || e === null || Array.isArray(e)) return undefined
-  const { msg, kind, details } = e as Record<string, unknown>
-  if (typeof msg !== 'string') return undefined
-  const extra = [typeof kind === 'string' ? `kind ${clip(kind)}` : undefined, details !== undefined && details !== null && !(typeof details === 'object' && Object.keys(details).length === 0) ? `details ${clip(JSON.stringify(details) ?? '')}` : undefined].filter((x) => x !== undefined)
-  return extra.length === 0 ? clip(msg) : `${clip(msg)} (${extra.join(', ')})`
+  const { msg } = e as Record<string, unknown>
+  return typeof msg === 'string' ? clip(msg) : undefined
 }
 
 const clip = (s: string): string => (s.length > quoteLimit ? `${s.slice(0, quoteLimit)}... (${s.length - quoteLimit} more characters)` : s)

@@ -6,7 +6,7 @@ import * as E from 'fp-ts/lib/Either.js'
 
 // model
 
-/** The hooks plait knows (Bolt's): reference hooks for `_plugin`, secret hooks for `plait secret`, puppet_library for `apply --prepare`. */
+/** The hooks plait knows (Bolt's): reference hooks for `_plugin`, secret hooks for `plait secret`, puppet_library before `plait apply`. */
 export const knownHooks = ['resolve_reference', 'validate_resolve_reference', 'secret_encrypt', 'secret_decrypt', 'secret_createkeys', 'puppet_library'] as const
 
 export interface PluginData {

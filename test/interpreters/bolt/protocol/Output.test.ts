@@ -8,9 +8,9 @@ import * as Input from '../../../../src/interpreters/bolt/protocol/Input.js'
 import * as Output from '../../../../src/interpreters/bolt/protocol/Output.js'
 import * as Shebang from '../../../../src/interpreters/bolt/protocol/Shebang.js'
 
-const origin = { plugin: 'vault', hook: 'resolve_reference', path: '/p/vault/tasks/resolve_reference.sh' }
+const origin = { plugin: 'vault', hook: 'resolve_reference' }
 const ended = (stdout: string, ...[exitCode, stderr, signal]: [number?, string?, string?]): Output.Ended => ({ stdout, stderr: stderr ?? '', ...(signal !== undefined ? { signal } : { exitCode: exitCode ?? 0 }) })
-const prefix = 'Error executing plugin vault from resolve_reference in /p/vault/tasks/resolve_reference.sh: '
+const prefix = 'Error executing plugin vault from resolve_reference in vault: '
 
 describe('plugin output', () => {
   it('gives the result object of a run that printed one with a value', () => {
@@ -18,9 +18,10 @@ describe('plugin output', () => {
     expect(Output.read(origin, ended('{}'), false)).toEqual(E.right({}))
   })
 
-  it('words an _error as Bolt does, with its kind and details, whatever the exit', () => {
-    const err = '{"_error": {"msg": "no such secret", "kind": "vault/not-found", "details": {"path": "x"}}}'
-    const want = E.left({ _tag: 'Reported', message: `${prefix}no such secret (kind vault/not-found, details {"path":"x"})` })
+  it('words an _error as Bolt does, its msg only (never its kind or details), whatever the exit', () => {
+    const backtrace = Array.from({ length: 60 }, (_, i) => `/opt/modules/pkcs7/tasks/secret_decrypt.rb:${i}:in 'decrypt'`)
+    const err = JSON.stringify({ _error: { msg: 'no such secret', kind: 'vault/not-found', details: { path: 'x', backtrace } } })
+    const want = E.left({ _tag: 'Reported', message: `${prefix}no such secret` })
     expect(Output.read(origin, ended(err), true)).toEqual(want)
     expect(Output.read(origin, ended(err, 1), true)).toEqual(want)
     expect(Output.read(origin, ended('{"_error": {"msg": "bare", "details": {}}}'), true)).toEqual(E.left({ _tag: 'Reported', message: `${prefix}bare` }))
