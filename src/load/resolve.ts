@@ -9,6 +9,8 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import type { Position } from '../core/Position.js'
 import * as Fault from '../core/Fault.js'
+import * as Terminal from '../core/Terminal.js'
+import * as Json from '../manifest/expr/Json.js'
 import * as Node from '../manifest/Node.js'
 import * as References from '../manifest/References.js'
 
@@ -79,12 +81,46 @@ export const resolve = async (doc: Node.Node, resolvers: Resolvers): Promise<E.E
   return E.map((node: Node.Node): Outcome => ({ node, resolved: g.resolved ?? [] }))(await walk(doc, resolvers, 0, g))
 }
 
-/** The sensitive texts of a value: every string and number in it (keys and booleans are its shape, not its secret). */
-export const texts = (v: unknown): ReadonlyArray<string> => {
+/**
+ * The sensitive texts of a value: every string and number in it (keys and booleans are its shape,
+ * not its secret), each with the forms it takes where plait shows it (see `forms`).
+ */
+export const texts = (v: unknown): ReadonlyArray<string> => [...new Set(values(v).flatMap(forms))]
+
+/** The shortest derived form that is redacted: a shorter line or trimmed form would match too much that is not the secret (a whole value is redacted whatever its length). */
+export const minForm = 4
+
+/**
+ * A sensitive text and the forms it takes on its way to a terminal or a file, so that redacting
+ * each form catches it where it is split, trimmed or escaped: each of its lines (a diff, a
+ * command's output line by line), trimmed (an excerpt of stderr), and escaped as JSON, as the
+ * expression language's toJSON writes it, and as a terminal field shows it. Derived forms shorter
+ * than `minForm` are left out.
+ */
+export const forms = (t: string): ReadonlyArray<string> => {
+  const out = [t]
+  const add = (f: string): void => {
+    if (f !== t && f.length >= minForm && !out.includes(f)) out.push(f)
+  }
+  add(t.trim())
+  for (const line of t.split(/\r?\n/)) {
+    add(line)
+    add(line.trim())
+  }
+  for (const f of [...out]) {
+    add(JSON.stringify(f).slice(1, -1))
+    add(Json.quote(f).slice(1, -1))
+    add(Terminal.field(f))
+    add(Terminal.text(f))
+  }
+  return out
+}
+
+const values = (v: unknown): ReadonlyArray<string> => {
   if (typeof v === 'string') return [v]
   if (typeof v === 'number') return [String(v)]
-  if (Array.isArray(v)) return v.flatMap(texts)
-  if (typeof v === 'object' && v !== null) return Object.values(v).flatMap(texts)
+  if (Array.isArray(v)) return v.flatMap(values)
+  if (typeof v === 'object' && v !== null) return Object.values(v).flatMap(values)
   return []
 }
 

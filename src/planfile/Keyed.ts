@@ -79,18 +79,23 @@ export const restore = (plan: Plan.Plan, key: Uint8Array): E.Either<ReadonlyArra
 
 /**
  * A text with every run of 12 to 64 hex digits (a digest or its prefix, as summaries and reasons
- * show them: `sha256 930067d19861 → 360ea174328e`) replaced by as many digits of its keyed digest:
- * two texts still show the same digest alike, and neither can be checked against a guess.
+ * quote them: `sha256 930067d19861 → 360ea174328e`), with the `sha256:` or `sha256 ` before it,
+ * replaced by `hmac:` and as many digits of its keyed digest (`hmac:8bf7b6d3ae79 →
+ * hmac:63b140208d6c`): two texts still show the same digest alike, neither can be checked against
+ * a guess, and a text keyed already (or a redaction marker) is left as it is.
  */
-export const keyHex = (text: string, key: Uint8Array): string => text.replace(/(?<![0-9a-fA-F])[0-9a-f]{12,64}(?![0-9a-fA-F])/g, (hex) => digest(key, hex).slice(prefix.length, prefix.length + hex.length))
+export const keyHex = (text: string, key: Uint8Array): string => text.replace(quotedHex, (_m, hex: string) => `hmac:${digest(key, hex).slice(prefix.length, prefix.length + hex.length)}`)
+
+const quotedHex = /(?:sha256[: ])?(?<![0-9a-fA-F])(?<!hmac:|hmac-sha256:|⟦sensitive:)([0-9a-f]{12,64})(?![0-9a-fA-F])/g
 
 /** The ids of a plan's resources that carry a sensitive value (their observed digest is keyed). */
 export const carriersOf = (plan: Plan.Body): ReadonlySet<string> => new Set(plan.resources.filter((r) => r.observed !== undefined && isKeyed(r.observed.digest)).map((r) => r.id))
 
 /**
- * What is shown or saved of a run (a report, its JSON), with keyHex applied to every string of each
- * object that is about a resource in `ids` (its `id` names one): a verification failure quoting the
- * digest of what a carrier wrote then quotes it keyed, as the plan does.
+ * What is shown or saved of a run (a report, its JSON, its diagnostics), with keyHex applied to
+ * every string of each object that is about a resource in `ids` (its `id` or `resource` names
+ * one): a verification failure or a stale plan's drift quoting the digest of what a carrier holds
+ * then quotes it keyed, as the plan does.
  */
 export const shown = <A>(v: A, ids: ReadonlySet<string>, key: Uint8Array): A => {
   if (ids.size === 0) return v
@@ -98,8 +103,9 @@ export const shown = <A>(v: A, ids: ReadonlySet<string>, key: Uint8Array): A => 
     if (typeof x === 'string') return inside ? keyHex(x, key) : x
     if (depth > 64 || x === null || typeof x !== 'object') return x
     if (Array.isArray(x)) return x.map((y) => within(y, inside, depth + 1))
-    const about = inside || (typeof (x as { id?: unknown }).id === 'string' && ids.has((x as { id: string }).id))
-    return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, k === 'id' ? y : within(y, about, depth + 1)]))
+    const o = x as { readonly id?: unknown; readonly resource?: unknown }
+    const about = inside || (typeof o.id === 'string' && ids.has(o.id)) || (typeof o.resource === 'string' && ids.has(o.resource))
+    return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, k === 'id' || k === 'resource' ? y : within(y, about, depth + 1)]))
   }
   return within(v, false, 0) as A
 }

@@ -156,12 +156,16 @@ describe.concurrent('secrets', () => {
       for (const d of digests) expect(text).not.toContain(d.slice(0, 12))
       expect(text).not.toMatch(/Kd4-(Former|New)-Secret/)
     }
-    // a local edit after the plan: the keyed observed digest no longer matches, and nothing is applied
-    fs.writeFileSync(s.at('etc/app.conf'), 'password=edited\n')
+    // a local edit after the plan (it holds the secret too): the keyed observed digest no longer
+    // matches, nothing is applied, and the drift quotes what the file holds now keyed
+    const edited = 'password=Kd4-New-Secret\n# edited\n'
+    fs.writeFileSync(s.at('etc/app.conf'), edited)
     const stale = await plait(['apply', planFile, '--root', s.root, '--project', project])
     expect(stale.code, show(stale)).toBe(1)
     expect(stale.stderr).toContain('refusing a stale plan: 1 resource changed since it was made')
-    expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe('password=edited\n')
+    expect(stale.stderr).toMatch(/now file 0600 \S+ 33 bytes hmac:[0-9a-f]{12}/)
+    expect(stale.stdout + stale.stderr).not.toContain(createHash('sha256').update(edited).digest('hex').slice(0, 12))
+    expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe(edited)
     // as it was when planned: the keyed digests match, the file is written and verified
     fs.writeFileSync(s.at('etc/app.conf'), former)
     const ok = await plait(['apply', planFile, '--root', s.root, '--project', project])
@@ -172,6 +176,47 @@ describe.concurrent('secrets', () => {
     const same = await plait(['plan', m, '--root', s.root, '--project', project, '--out', again, '--detailed-exitcode'])
     expect(same.code, show(same)).toBe(0)
     for (const d of digests) expect(fs.readFileSync(again, 'utf8')).not.toContain(d.slice(0, 12))
+  })
+
+  it('a secret with several lines, spaces or escaped characters is hidden in each form it takes: diff lines, output lines, trimmed excerpts, escapes', async ({ expect }) => {
+    const project = tempDir()
+    fs.mkdirSync(path.join(project, 'modules/vault/tasks'), { recursive: true })
+    fs.writeFileSync(path.join(project, 'modules/vault/bolt_plugin.json'), '{}\n')
+    const value = '  Ml-First <Line> & co\nMl-Second-Line\n'
+    fs.writeFileSync(path.join(project, 'value.json'), JSON.stringify({ value }))
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.sh'), '#!/bin/sh\ncat value.json\n', { mode: 0o755 })
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    fs.writeFileSync(s.at('etc/app.conf'), 'old\n', { mode: 0o600 })
+    const m = s.manifest(`data:
+  pw:
+    _plugin: vault
+ccm:
+  resources:
+    - file:
+        - /etc/app.conf:
+            content: "{{ lookup('data.pw') }}"
+            owner: root
+            group: root
+            mode: "0600"
+    - exec:
+        - show-it:
+            provider: shell
+            command: "printf '%s' \\"{{ lookup('data.pw') }}\\"; printf '%s' \\"{{ lookup('data.pw') }}\\" >&2; exit 3"
+            logoutput: true
+`)
+    const planFile = path.join(s.host, 'plan.json')
+    const p = await plait(['plan', m, '--root', s.root, '--project', project, '--out', planFile])
+    expect(p.code, show(p)).toBe(0)
+    const outputs = [p.stdout, p.stderr, fs.readFileSync(planFile, 'utf8')]
+    for (const format of ['text', 'json', 'markdown']) outputs.push((await plait(['show', planFile, '--format', format])).stdout)
+    outputs.push((await plait(['compile', m, '--project', project])).stdout, (await plait(['compile', m, '--project', project, '--json'])).stdout)
+    const a = await plait(['apply', planFile, '--root', s.root, '--project', project])
+    expect(a.code, show(a)).toBe(1) // the command exits 3
+    outputs.push(a.stdout, a.stderr)
+    expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe(value)
+    for (const o of outputs) expect(o).not.toMatch(/Ml-First|Ml-Second/)
   })
 
   it('a command holding a secret: its output, a failure and a journal left by a crash never show it', async ({ expect }) => {

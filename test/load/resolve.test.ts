@@ -155,6 +155,18 @@ describe('the resolve stage', () => {
     expect(Resolve.texts({ user: 'admin', pin: 1234, list: ['a', { deep: 'b' }], on: true, none: null })).toEqual(['admin', '1234', 'a', 'b'])
   })
 
+  it('takes each form a secret takes where plait shows it: its lines, trimmed, JSON-, toJSON- and terminal-escaped', () => {
+    const forms = Resolve.texts('  first line\nsecond "quoted" & <b>\n')
+    expect(forms).toEqual(expect.arrayContaining(['  first line\nsecond "quoted" & <b>\n', 'first line', 'second "quoted" & <b>', '  first line\\nsecond \\"quoted\\" & <b>\\n', 'second \\"quoted\\" \\u0026 \\u003cb\\u003e']))
+    expect(Resolve.texts('ab\ncd')).toEqual(['ab\ncd', 'ab\\ncd']) // lines shorter than minForm are not forms of their own
+  })
+
+  test.prop([fc.array(fc.string({ minLength: Resolve.minForm }).filter((l) => !l.includes('\n') && !l.includes('\r')), { minLength: 1, maxLength: 4 })])('every line of a multi-line secret, and its trimmed form, is a form of it', (lines) => {
+    const forms = Resolve.texts(lines.join('\n'))
+    for (const l of lines) expect(forms).toContain(l)
+    for (const l of lines) if (l.trim().length >= Resolve.minForm) expect(forms).toContain(l.trim())
+  })
+
   test.prop([fc.array(fc.string({ minLength: 1 }), { maxLength: 5 }), fc.string()])('hide leaves no secret in a message (law: nothing hidden survives)', (secrets, message) => {
     const shown = Resolve.hide(secrets, message + secrets.join(' '))
     for (const x of secrets) if (!'[sensitive]'.includes(x)) expect(shown.includes(x)).toBe(false)

@@ -77,12 +77,20 @@ describe('keying a carrier', () => {
     expect(same(clear, other)).toBe(clear === other)
   })
 
-  test.prop([fc.array(hex, { minLength: 1, maxLength: 4 }), fc.string({ maxLength: 20 }).filter((s) => !/[0-9a-fA-F]/.test(s))])('keyHex hides every quoted digest, keeps its length, and keys the same digest alike', (digests, sep) => {
-    const quoted = digests.map((d, i) => d.slice(0, 12 + (i % 53))).join(sep === '' ? ' ' : sep)
+  test.prop([fc.array(hex, { minLength: 1, maxLength: 4 }), fc.string({ maxLength: 20 }).filter((s) => !/[0-9a-fA-F]/.test(s))])('keyHex hides every quoted digest, keys the same digest alike, and leaves a keyed text as it is', (digests, sep) => {
+    const quoted = digests.map((d, i) => (i % 2 === 0 ? 'sha256:' : '') + d.slice(0, 12 + (i % 53))).join(sep === '' ? ' ' : sep)
     const out = Keyed.keyHex(quoted, key)
-    expect(out.length).toBe(quoted.length)
     for (const d of digests) expect(out).not.toContain(d.slice(0, 12))
+    expect(out).not.toContain('sha256')
     expect(Keyed.keyHex(quoted, key)).toBe(out)
+    expect(Keyed.keyHex(out, key)).toBe(out)
+  })
+
+  it('keyHex shows a keyed digest as hmac: and leaves markers and keyed digests alone', () => {
+    const d = sha('x')
+    expect(Keyed.keyHex(`was file 0600 root:root 2 bytes sha256:${d.slice(0, 12)}`, key)).toBe(`was file 0600 root:root 2 bytes hmac:${Keyed.digest(key, d.slice(0, 12)).slice(12, 24)}`)
+    const kept = `⟦sensitive:0123456789abcdef⟧ ${Keyed.digest(key, d)}`
+    expect(Keyed.keyHex(kept, key)).toBe(kept)
   })
 
   test.prop([fc.array(fc.tuple(fc.constantFrom('-', '+', ' '), text), { maxLength: 12 })])('withoutOld keeps every added line in order and no removed or context line', (lines) => {
@@ -122,6 +130,7 @@ describe('what apply shows of a carrier', () => {
     const report = { resources: [{ id: 'file#/etc/a', outcome: 'failed', messages: [`did not reach the desired state: content sha256 is ${d.slice(0, 12)}`] }, { id: 'file#/etc/b', outcome: 'changed', messages: [`sha256 ${d.slice(0, 12)}`] }] }
     const shown = Keyed.shown(report, new Set(['file#/etc/a']), key)
     expect(shown.resources[0]!.messages[0]).toBe(`did not reach the desired state: content sha256 is ${Keyed.keyHex(d.slice(0, 12), key)}`)
+    expect(shown.resources[0]!.messages[0]).toMatch(/content sha256 is hmac:[0-9a-f]{12}$/)
     expect(shown.resources[0]!.id).toBe('file#/etc/a')
     expect(shown.resources[1]).toEqual(report.resources[1])
     expect(Keyed.shown(report, new Set(), key)).toBe(report)
