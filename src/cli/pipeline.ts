@@ -222,11 +222,11 @@ export interface Compiled {
   readonly resolved: ReadonlyArray<Resolve.Resolved>
 }
 
-/** A diagnostic with the sensitive texts in its message and hint shown as `[sensitive]`. */
+/** A diagnostic with the sensitive texts in its message, hint and resource id shown as `[sensitive]`. */
 const hideIn =
   (secrets: ReadonlyArray<string>) =>
   (d: Diagnostic.Diagnostic): Diagnostic.Diagnostic =>
-    secrets.length === 0 ? d : Diagnostic.make(d.code, Resolve.hide(secrets, d.message), { at: d.at, resource: d.resource, hint: d.hint === undefined ? undefined : Resolve.hide(secrets, d.hint) })
+    secrets.length === 0 ? d : Diagnostic.make(d.code, Resolve.hide(secrets, d.message), { at: d.at, resource: d.resource === undefined ? undefined : Resolve.hide(secrets, d.resource), hint: d.hint === undefined ? undefined : Resolve.hide(secrets, d.hint) })
 
 /** Hides the sensitive values of the references from a text (shown as `[sensitive]`). */
 export const hideSensitive =

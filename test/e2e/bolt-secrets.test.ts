@@ -260,6 +260,12 @@ ccm:
     expect(r.code, show(r)).toBe(1)
     expect(r.stderr).toContain('[sensitive]')
     expect(r.stdout + r.stderr).not.toContain('Mode-Secret-77')
+    // in the resource id the error names, too
+    const named = s.manifest(`data:\n  pw:\n    _plugin: vault\nccm:\n  resources:\n    - package:\n        - "pkg-{{ lookup('data.pw') }}":\n            ensure: present\n`)
+    const n = await plait(['plan', named, '--root', s.root, '--project', project])
+    expect(n.code, show(n)).toBe(1)
+    expect(n.stderr).toContain('package#pkg-[sensitive]')
+    expect(n.stdout + n.stderr).not.toContain('Mode-Secret-77')
   })
 
   it('names an unknown secret plugin and one without the hook', async ({ expect }) => {
