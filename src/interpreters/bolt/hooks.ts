@@ -131,7 +131,7 @@ export const open = async (o: Options, resolveConfig?: ConfigResolver): Promise<
   }
 
   /** The task of a hook with its parameters checked (configuration, then the caller's, then defaults). */
-  const prepare = async (plugin: string, hook: string, given: Params.Params): Promise<E.Either<Fault.Fault, readonly [Task.Task, Params.Params]>> => {
+  const prepare = async (plugin: string, hook: string, given: Params.Params): Promise<E.Either<Fault.Fault, readonly [Task.Task, Params.Params, boolean]>> => {
     const p = await load(plugin, hook)
     if (E.isLeft(p)) return p
     const task = p.right.hooks.get(hook)
@@ -142,12 +142,12 @@ export const open = async (o: Options, resolveConfig?: ConfigResolver): Promise<
     const fromConfig = declared === undefined ? cfg.right : Object.fromEntries(Object.entries(cfg.right).filter(([k]) => declared.has(k)))
     const own = task.module.name === 'pkcs7' ? pkcs7Keys(given) : given
     const params = Params.validate(task.name, task.meta, { ...fromConfig, ...own })
-    return E.isLeft(params) ? E.left(fault(plugin, hook, params.left)) : E.right([task, params.right] as const)
+    return E.isLeft(params) ? E.left(fault(plugin, hook, params.left)) : E.right([task, params.right, secretHooks.some((h) => p.right.hooks.has(h))] as const)
   }
 
   const run: Host['run'] = async (plugin, hook, given, needValue) => {
     const ready = await prepare(plugin, hook, given)
-    return E.isLeft(ready) ? ready : Run.run(ctx, plugin, hook, ready.right[0], ready.right[1], needValue)
+    return E.isLeft(ready) ? ready : Run.run(ctx, plugin, hook, ready.right[0], ready.right[1], needValue, ready.right[2])
   }
 
   return E.right({

@@ -41,7 +41,7 @@ export const fileEntry = /^([a-z][a-z0-9_]*)\/(files|lib|tasks)\/(.*)$/
 // constructors
 
 /** Runs a task with checked parameters for a hook: the result object, or the fault (op: the hook, subject: the plugin). */
-export const run = async (ctx: Context, plugin: string, hook: string, task: Task.Task, params: Params.Params, needValue: boolean): Promise<E.Either<Fault.Fault, Readonly<Record<string, unknown>>>> => {
+export const run = async (ctx: Context, plugin: string, hook: string, task: Task.Task, params: Params.Params, needValue: boolean, secret = false): Promise<E.Either<Fault.Fault, Readonly<Record<string, unknown>>>> => {
   const fault = (tag: Fault.Tag, description: string): E.Either<Fault.Fault, never> => E.left(Fault.make(tag, 'bolt', hook, plugin, description))
   let installdir: string
   try {
@@ -70,7 +70,7 @@ export const run = async (ctx: Context, plugin: string, hook: string, task: Task
       cwd: ctx.boltdir,
     })
     if (E.isLeft(ran)) return fault(ran.left._tag, `task ${task.name} (${task.file}): ${ran.left.description}`)
-    const read = Output.read({ plugin, hook }, ran.right, needValue)
+    const read = Output.read({ plugin, hook, secret }, ran.right, needValue)
     return E.isLeft(read) ? fault(read.left._tag === 'Reported' ? 'Failed' : 'ProtocolViolation', read.left.message) : read
   } finally {
     await fs.rm(installdir, { recursive: true, force: true })

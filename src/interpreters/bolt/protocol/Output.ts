@@ -21,10 +21,11 @@ export interface Ended {
   readonly stderr: string
 }
 
-/** Where a run happened, for messages: the plugin and the hook. */
+/** Where a run happened, for messages: the plugin and the hook; `secret` for a secret plugin, whose output a message never quotes (it may hold the secret). */
 export interface Origin {
   readonly plugin: string
   readonly hook: string
+  readonly secret?: boolean
 }
 
 /** The most characters of plugin text (a message, stderr, output) a message quotes. */
@@ -39,10 +40,11 @@ export const executionError = (o: Origin, msg: string): string => `Error executi
 export const read = (o: Origin, ended: Ended, needValue: boolean): E.Either<Problem, Readonly<Record<string, unknown>>> => {
   const reported = (msg: string): E.Either<Problem, never> => E.left({ _tag: 'Reported', message: executionError(o, msg) })
   const violation = (msg: string): E.Either<Problem, never> => E.left({ _tag: 'ProtocolViolation', message: executionError(o, msg) })
+  const clip = (s: string): string => (o.secret === true ? '(not shown: the output of a secret plugin)' : clipped(s))
   const parsed = object(ended.stdout)
   const failed = ended.exitCode !== 0
   if (parsed !== undefined && '_error' in parsed) {
-    const err = errorOf(parsed['_error'])
+    const err = errorOf(parsed['_error'], clipped)
     if (err !== undefined) return reported(err)
     if (!failed) return violation(`its _error must be an object with a string msg, got ${clip(JSON.stringify(parsed['_error']) ?? 'undefined')}`)
   }
@@ -69,10 +71,10 @@ const object = (text: string): Record<string, unknown> | undefined => {
 }
 
 /** The message of a well-formed `_error` (its msg only, as Bolt shows it), or undefined. */
-const errorOf = (e: unknown): string | undefined => {
+const errorOf = (e: unknown, clip: (s: string) => string): string | undefined => {
   if (typeof e !== 'object' || e === null || Array.isArray(e)) return undefined
   const { msg } = e as Record<string, unknown>
   return typeof msg === 'string' ? clip(msg) : undefined
 }
 
-const clip = (s: string): string => (s.length > quoteLimit ? `${s.slice(0, quoteLimit)}... (${s.length - quoteLimit} more characters)` : s)
+const clipped = (s: string): string => (s.length > quoteLimit ? `${s.slice(0, quoteLimit)}... (${s.length - quoteLimit} more characters)` : s)

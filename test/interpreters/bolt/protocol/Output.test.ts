@@ -13,6 +13,15 @@ const ended = (stdout: string, ...[exitCode, stderr, signal]: [number?, string?,
 const prefix = 'Error executing plugin vault from resolve_reference in vault: '
 
 describe('plugin output', () => {
+  test.prop([fc.string().map((x) => `Qx7-${x}`), fc.integer({ min: 1, max: 255 })])('never quotes what a secret plugin printed, whatever went wrong', (secret, code) => {
+    const secretOrigin = { ...origin, secret: true }
+    const runs = [ended(secret), ended(JSON.stringify({ other: secret })), ended(`{"value": "${secret}"`, 0), ended('', code, secret), ended(JSON.stringify({ _error: 7, v: secret }))]
+    for (const r of runs) {
+      const read = Output.read(secretOrigin, r, true)
+      expect(E.isLeft(read) && read.left.message.includes('Qx7')).toBe(false)
+    }
+  })
+
   it('gives the result object of a run that printed one with a value', () => {
     expect(Output.read(origin, ended('{"value": [1, {"a": null}]}\n'), true)).toEqual(E.right({ value: [1, { a: null }] }))
     expect(Output.read(origin, ended('{}'), false)).toEqual(E.right({}))
