@@ -9,7 +9,8 @@ import * as Health from '../executor/health.js'
 import * as Options from './options.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as HealthM from '../types/Health.js'
-import { boltReferences, compileManifest, quietSession } from './pipeline.js'
+import * as Hidden from './hidden.js'
+import { boltReferences, compileResolved, quietSession } from './pipeline.js'
 import * as Render from './render.js'
 import * as Streams from './streams.js'
 
@@ -53,24 +54,30 @@ export const register = (program: Command): void => {
       }
       const machine = Posix.make(root.right !== '/' ? { root: root.right } : {})
       const source = { ...(o.facts !== undefined ? { factsFile: o.facts } : {}), ...(o.hiera !== undefined ? { hiera: o.hiera } : {}), assignments: o.fact ?? [] }
-      const catalog = await compileManifest(manifest, machine, source, { providerPath: o.providerPath ?? [], session: quietSession(machine.root), references: boltReferences(Options.plugins(o)) }, (ds) => Streams.err(Render.warnings(ds)))
-      if (E.isLeft(catalog)) {
-        Streams.err(Render.diagnostics(catalog.left))
+      const compiled = await compileResolved(manifest, machine, source, { providerPath: o.providerPath ?? [], session: quietSession(machine.root), references: boltReferences(Options.plugins(o)) }, (ds) => Streams.err(Render.warnings(ds)))
+      if (E.isLeft(compiled)) {
+        Streams.err(Render.diagnostics(compiled.left))
         Streams.out('UNKNOWN: the manifest does not compile\n')
         return exit(3)
       }
+      const catalog = compiled.right.catalog
+      // A check of a secret (its command, its name, what goss found) is shown with the secret as [sensitive].
+      const hide = Hidden.text(Hidden.secretsOf(compiled.right.resolved))
       const runner = (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
       const results: { id: string; result: HealthM.Result }[] = []
-      for (const r of catalog.right.resources) {
+      for (const r of catalog.resources) {
         if (r._tag === 'skipped') continue
-        const checks = catalog.right.links.get(r.id)?.healthChecks ?? []
-        for (const c of checks) results.push({ id: r.id, result: await Health.runCheck({ ...c, argv: [...c.argv] }, runner, Health.sleep, { machine }) })
+        const checks = catalog.links.get(r.id)?.healthChecks ?? []
+        for (const c of checks) {
+          const result = await Health.runCheck({ ...c, argv: [...c.argv] }, runner, Health.sleep, { machine })
+          results.push({ id: hide(r.id), result: { ...result, name: hide(result.name), message: hide(result.message) } })
+        }
       }
       const worst = results.reduce<HealthM.Status>((w, x) => HealthM.worse(w, x.result.status), 'OK')
       if (o.json === true) {
-        Streams.out(Streams.json({ status: worst, checks: results.map((x) => ({ resource: x.id, ...x.result })) }))
+        Streams.out(hide(Streams.json({ status: worst, checks: results.map((x) => ({ resource: x.id, ...x.result })) })))
       } else {
-        for (const x of results) Streams.out(`${x.result.status.padEnd(8)} ${Terminal.field(x.id)}: ${Terminal.field(HealthM.render(x.result))}\n`)
+        for (const x of results) Streams.out(hide(`${x.result.status.padEnd(8)} ${Terminal.field(x.id)}: ${Terminal.field(HealthM.render(x.result))}\n`))
         const count = (s: HealthM.Status): number => results.filter((x) => x.result.status === s).length
         Streams.out(
           results.length === 0

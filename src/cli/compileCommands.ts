@@ -8,7 +8,8 @@ import type * as Diagnostic from '../core/Diagnostic.js'
 import * as Options from './options.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as Registry from '../types/registry.js'
-import { boltReferences, compileResolved, hideSensitive, quietSession, unresolved, type Compiled, type References } from './pipeline.js'
+import * as Hidden from './hidden.js'
+import { boltReferences, compileResolved, quietSession, unresolved, type Compiled, type References } from './pipeline.js'
 import * as Render from './render.js'
 import * as Streams from './streams.js'
 import { field as f } from '../core/Terminal.js'
@@ -88,8 +89,11 @@ export const register = (program: Command): void => {
       .argument('<manifest>', 'the manifest (CCM YAML format)')
       .option('--json', 'print the catalog as JSON'),
   ).action(async (manifest: string, o: Flags) => {
-    const { catalog: c, resolved } = await compileFile(manifest, o, true)
-    // A secret plugin's value is shown as [sensitive]: the catalog is printed, never saved.
-    Streams.out(hideSensitive(resolved)(o.json === true ? Streams.json(catalogJson(c)) : renderCatalog(c)))
+    const { catalog, resolved } = await compileFile(manifest, o, true)
+    // A secret plugin's value is shown as [sensitive]: hidden in the catalog before a value is cut
+    // short or escaped to be shown, then in the text printed (the catalog is printed, never saved).
+    const secrets = Hidden.secretsOf(resolved)
+    const c = Hidden.deep(secrets)(catalog)
+    Streams.out(Hidden.text(secrets)(o.json === true ? Streams.json(catalogJson(c)) : renderCatalog(c)))
   })
 }

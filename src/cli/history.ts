@@ -10,6 +10,8 @@ import * as Fault from '../core/Fault.js'
 import * as PosixPath from '../core/PosixPath.js'
 import * as Terminal from '../core/Terminal.js'
 import type * as Generations from '../executor/generations.js'
+import type * as Record from '../generations/Record.js'
+import type * as Plan from '../core/Plan.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as Options from './options.js'
 import * as Render from './render.js'
@@ -70,6 +72,23 @@ const writeAtomic = async (path: string, text: string): Promise<void> => {
   }
 }
 
+/**
+ * A rollback plan whose resources at paths that now hold a sensitive value (the newest generation
+ * that changed them wrote one there) keep no digest of what is there that a guess could be checked
+ * against: their digests are keyed by the host's key (planfile/Keyed.ts, as a plan of a manifest
+ * keys them), made in the state directory when missing, and the plan sealed again.
+ */
+const keyed = async (plan: Plan.Plan, records: ReadonlyArray<Record.Record>, to: number, root: string, stateDir: string): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
+  const [Rollback, Keyed, PlanFile, { secretKeyIn }] = await Promise.all([import('../generations/Rollback.js'), import('../planfile/Keyed.js'), import('../planfile/PlanFile.js'), import('./pipeline.js')])
+  const choice = Rollback.choose(records, to)
+  const ids = E.isRight(choice) ? Rollback.carriers(choice.right) : new Set<string>()
+  if (![...ids].some((id) => plan.resources.some((r) => r.id === id))) return E.right(plan)
+  const key = await secretKeyIn(root, stateDir)()
+  if (E.isLeft(key)) return E.left([Diagnostic.make('Io', `a path the rollback restores holds a sensitive value, and the digests of what is there need the host's key: ${key.left}`, { hint: 'give a --state-dir this user can write' })])
+  const body = Object.fromEntries(Object.entries(plan).filter(([k]) => k !== 'hash')) as unknown as Plan.Body
+  return E.right(PlanFile.seal(Keyed.body(body, ids, key.right)))
+}
+
 const rootOption = (): Option => Options.root('the root the generations were recorded under (the state directory is inside it)')
 const stateOption = (): Option => new Option('--state-dir <dir>', 'state directory holding the generations, a machine path (default /var/lib/plait, or $PLAIT_STATE_DIR)')
 
@@ -114,7 +133,9 @@ export const register = (program: Command): void => {
       const { records, problems } = await listed(machine, stateDir)
       if (problems.length > 0) Streams.err(problems.map((p) => `warning: ${Terminal.field(p)}\n`).join(''))
       const Installation = await import('../interpreters/installation.js')
-      const plan = await (await generations()).rollback(machine, stateDir, records, to, Installation.version(import.meta.url))
+      const made = await (await generations()).rollback(machine, stateDir, records, to, Installation.version(import.meta.url))
+      if (E.isLeft(made)) return fail(made.left)
+      const plan = await keyed(made.right, records, to, machine.root, stateDir)
       if (E.isLeft(plan)) return fail(plan.left)
       const PlanFile = await import('../planfile/PlanFile.js')
       const text = PlanFile.serialize(plan.right)

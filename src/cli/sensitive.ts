@@ -78,7 +78,17 @@ export const holdsSecrets = (plan: Plan.Plan): boolean => (plan.inputs.plugins ?
  * plan stands for none of them.
  */
 export const reveal = async (plan: Plan.Plan, resolvers: () => Promise<E.Either<Diagnostics, Resolve.Resolvers>>, key?: KeySource): Promise<E.Either<Diagnostics, Revealed>> => {
-  if (!holdsSecrets(plan)) return E.right({ plan, redact: (v) => v, sameDigest: Plan.sameDigest })
+  if (!holdsSecrets(plan)) {
+    // A plan with no sensitive value may still key the digests of a path that holds one (a rollback's, see cli/history.ts).
+    const keyedIds = Keyed.carriersOf(plan)
+    if (keyedIds.size === 0) return E.right({ plan, redact: (v) => v, sameDigest: Plan.sameDigest })
+    const got = key === undefined ? E.left('this command has no key of sensitive values') : await key()
+    if (E.isLeft(got)) return E.left([Diagnostic.make('Io', `the plan keys the digests of paths that hold sensitive values, which needs the host's key: ${got.left}`, { hint: 'apply with the --state-dir the plan was made with' })])
+    const restored = Keyed.restore(plan, got.right)
+    if (E.isLeft(restored)) return E.left(restored.left.map((why) => Diagnostic.make('PlanFile', `${why}; nothing was applied`, { hint: 'a plan is applied on the host that made it (its key digests the values); make and review a new plan' })))
+    const k = got.right
+    return E.right({ plan: restored.right, redact: (v) => Keyed.shown(v, keyedIds, k), sameDigest: Keyed.same(k) })
+  }
   let secrets = sealed.get(plan)
   if (secrets === undefined) {
     const got = key === undefined ? E.left('this command has no key of sensitive values') : await key()

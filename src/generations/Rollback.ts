@@ -38,7 +38,10 @@ export interface Choice {
 /**
  * Chooses the before-images that bring the files back to right after generation `to`, from every
  * generation kept (any order). Refused: a `to` that is not a generation number from 0 to the
- * latest, or a gap among the generations after `to` (pruned: their images are gone).
+ * latest, or a gap among the generations after `to` (pruned: their images are gone). A file's
+ * bytes are never chosen (a plan would carry them in clear) when a generation up to `to` wrote a
+ * sensitive value there, nor when none changed it and the generation whose before-image it is
+ * wrote one over it (what was there before plait may hold one too): `cannot` lists them.
  */
 export const choose = (records: ReadonlyArray<Record.Record>, to: number): E.Either<string, Choice> => {
   const sorted = [...records].sort((a, b) => a.number - b.number)
@@ -53,7 +56,7 @@ export const choose = (records: ReadonlyArray<Record.Record>, to: number): E.Eit
     for (let i = sorted.length - 1; i > 0 && sorted[i - 1]!.number === sorted[i]!.number - 1; i--) oldest = sorted[i - 1]!.number
     return E.left(`--to ${to}: generation ${to + 1 + gap} is no longer kept, so the files cannot be brought back to generation ${to}; the oldest generation it can go back to is ${oldest - 1}`)
   }
-  // what the newest generation up to `to` that changed a path wrote there: sensitive or not
+  // what the newest generation up to `to` that changed a path wrote there: sensitive or not (none: plait had not changed it)
   const wrote = new Map<string, boolean>()
   for (const r of sorted) if (r.number <= to) for (const f of r.files) wrote.set(f.path, f.sensitive === true)
   const chosen = new Map<string, Restore>()
@@ -65,6 +68,7 @@ export const choose = (records: ReadonlyArray<Record.Record>, to: number): E.Eit
       seen.add(f.path)
       if (f.image._tag === 'Unkept') cannot.push(`${f.path}: ${f.image.reason} (generation ${r.number})`)
       else if (f.image._tag === 'File' && wrote.get(f.path) === true) cannot.push(`${f.path}: its content holds a sensitive value, which a plan never carries in clear; apply the manifest of generation ${to} again`)
+      else if (f.image._tag === 'File' && wrote.get(f.path) === undefined && f.sensitive === true) cannot.push(`${f.path}: its content from before plait changed it may hold a sensitive value (generation ${r.number} wrote one over it), which a plan never carries in clear; put it back by hand`)
       else chosen.set(f.path, { path: f.path, id: f.id, generation: r.number, image: f.image })
     }
     for (const x of r.irreversible) cannot.push(`${x}: ran in generation ${r.number} and cannot be undone`)
@@ -74,6 +78,12 @@ export const choose = (records: ReadonlyArray<Record.Record>, to: number): E.Eit
   const secretNow = [...chosen.keys()].filter((p) => now.get(p) === true).sort(byPath)
   return E.right({ to, latest, restore: order([...chosen.values()]), cannot, secretNow })
 }
+
+/** The ids of a rollback's resources whose path now holds a sensitive value: their plan's digests of what is there are keyed (planfile/Keyed.ts). */
+export const carriers = (choice: Choice): ReadonlySet<string> => new Set(choice.secretNow.map(idOf))
+
+/** The id of the file resource that restores a path. */
+export const idOf = (path: string): string => `file#${path}`
 
 const depth = (p: string): number => p.split('/').length
 
@@ -110,7 +120,7 @@ export const label = (to: number): string => `plait rollback --to ${to}`
 export const catalog = (choice: Choice, stateDir: string): Catalog => {
   const resources = choice.restore.map((r): FileSpec => {
     const at = { file: recordOf(stateDir, r.generation), line: 1, col: 1 }
-    const base = { _tag: 'file' as const, id: `file#${r.path}`, path: r.path, at, force: false }
+    const base = { _tag: 'file' as const, id: idOf(r.path), path: r.path, at, force: false }
     switch (r.image._tag) {
       case 'Absent':
         return { ...base, ensure: 'absent', content: { _tag: 'Unmanaged' }, force: true }

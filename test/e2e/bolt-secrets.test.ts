@@ -375,3 +375,191 @@ describe.concurrent("the pkcs7 plugin's deprecated keys", () => {
     expect(r.stdout + r.stderr).not.toContain('Dp2-deprecated')
   })
 })
+
+describe.concurrent('secrets: what compile and check print, the plugin cache and rollback plans', () => {
+  /** A project whose secret plugin `vault` gives values[which] (default `main`), and whose plain plugin `wrap` gives `wrapped:` and its token, noting each run in runs.txt. */
+  const vaultProject = (values: Readonly<Record<string, string>>): string => {
+    const project = tempDir()
+    for (const m of ['vault', 'wrap']) {
+      fs.mkdirSync(path.join(project, `modules/${m}/tasks`), { recursive: true })
+      fs.writeFileSync(path.join(project, `modules/${m}/bolt_plugin.json`), '{}\n')
+    }
+    fs.writeFileSync(path.join(project, 'values.json'), JSON.stringify(values))
+    const python = (body: string): string => `#!/usr/bin/env python3\nimport json, sys\np = json.load(sys.stdin)\n${body}\n`
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.py'), python('print(json.dumps({"value": json.load(open("values.json"))[p.get("which", "main")]}))'), { mode: 0o755 })
+    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+    fs.writeFileSync(path.join(project, 'modules/wrap/tasks/resolve_reference.py'), python('open("runs.txt", "a").write("run\\n")\nprint(json.dumps({"value": "wrapped:" + str(p["token"])}))'), { mode: 0o755 })
+    return project
+  }
+
+  it('compile, text and --json, hides a secret before a long content is cut short or escaped: no start of it shows', async ({ expect }) => {
+    const long = 'Lg7-abcdefghijklmnopqrstuvwxyz-0123456789-LongSecret'
+    const escaped = 'Qb5"\u202eBidi\\Secret'
+    const project = vaultProject({ main: long, esc: escaped })
+    const s = sandbox()
+    const m = s.manifest(`data:
+  long:
+    _plugin: vault
+  esc:
+    _plugin: vault
+    which: esc
+ccm:
+  resources:
+    - file:
+        - /etc/l.conf:
+            content: "key={{ lookup('data.long') }}\\n"
+            owner: root
+            group: root
+            mode: "0600"
+        - /etc/e.conf:
+            content: "abcdefghijklmnopqrstuvwxyz0123456789{{ lookup('data.esc') }}\\n"
+            owner: root
+            group: root
+            mode: "0600"
+        - "/etc/{{ lookup('data.esc') }}.conf":
+            content: "x\\n"
+            owner: root
+            group: root
+            mode: "0600"
+`)
+    for (const json of [false, true]) {
+      const r = await plait(['compile', m, '--project', project, ...(json ? ['--json'] : [])])
+      expect(r.code, show(r)).toBe(0)
+      expect(r.stdout).toContain('[sensitive]')
+      expect(r.stdout + r.stderr).not.toMatch(/Lg7|Qb5|Bidi/)
+    }
+  })
+
+  it('check, text and --json, never shows a secret: not in a check command, its output, a goss rule, nor a start of one that goss cut short', async ({ expect }) => {
+    const secret = 'Ck3-health-check-secret-abcdefghijklmnop'
+    const project = vaultProject({ main: secret })
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    // goss shows at most 200 characters of what a file holds: this one's secret starts 186 characters in
+    fs.writeFileSync(s.at('etc/g.conf'), `${'p'.repeat(185)}${secret}\n`)
+    const m = s.manifest(`data:
+  pw:
+    _plugin: vault
+ccm:
+  resources:
+    - file:
+        - /etc/g.conf:
+            content: "${'p'.repeat(185)}{{ lookup('data.pw') }}\\n"
+            owner: root
+            group: root
+            mode: "0600"
+            health_checks:
+              - command: "/bin/echo checking {{ lookup('data.pw') }}"
+              - name: "goss-{{ lookup('data.pw') }}"
+                goss_rules:
+                  file:
+                    /etc/g.conf:
+                      contents: ["nomatch"]
+                    /etc/none.conf:
+                      contents: ["{{ lookup('data.pw') }}"]
+`)
+    for (const json of [false, true]) {
+      const r = await plait(['check', m, '--root', s.root, '--project', project, ...(json ? ['--json'] : [])])
+      expect(r.code, show(r)).toBe(2)
+      expect(r.stdout).toContain('checking [sensitive]')
+      expect(r.stdout).toContain('…')
+      expect(r.stdout + r.stderr).not.toContain('Ck3')
+    }
+  })
+
+  it('a cached reference whose parameters hold a secret is never cached: it runs every time and the cache holds neither its key nor its value', async ({ expect }) => {
+    const secret = 'Cq8-cached-secret'
+    const project = vaultProject({ main: secret })
+    const cache = tempDir()
+    const s = sandbox()
+    const m = s.manifest(`data:
+  derived:
+    _plugin: wrap
+    token:
+      _plugin: vault
+    _cache:
+      ttl: 60
+  plain:
+    _plugin: wrap
+    token: public
+    _cache:
+      ttl: 60
+ccm:
+  resources:
+    - file:
+        - /etc/c.conf:
+            content: "d={{ lookup('data.derived') }} p={{ lookup('data.plain') }}\\n"
+            owner: root
+            group: root
+            mode: "0600"
+`)
+    const cacheFile = path.join(cache, 'plait/bolt-plugin-cache.json')
+    for (const runs of [2, 3]) {
+      const r = await plait(['compile', m, '--project', project], { env: { XDG_CACHE_HOME: cache } })
+      expect(r.code, show(r)).toBe(0)
+      // the plain reference is cached: only the one holding the secret runs again
+      expect(fs.readFileSync(cacheFile, 'utf8')).not.toContain('Cq8')
+      const kept = JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as Record<string, { value: unknown }>
+      expect(Object.values(kept).map((e) => e.value)).toEqual(['wrapped:public'])
+      expect(fs.readFileSync(path.join(project, 'runs.txt'), 'utf8')).toBe('run\n'.repeat(runs))
+      expect(r.stdout).toContain('d=[sensitive] p=wrapped:public')
+    }
+  })
+
+  it('a rollback plan keeps no clear digest of a file that holds a secret now, and never carries bytes from before plait that a secret was written over', async ({ expect }) => {
+    const secret = 'Rk6-rollback-secret'
+    const project = vaultProject({ main: secret })
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    const plain = s.manifest(fileManifest('    public', 'password=public\\n'), 'plain.yaml')
+    const withSecret = s.manifest(fileManifest('    _plugin: vault'), 'secret.yaml')
+    expect((await plait(['apply', plain, '--root', s.root])).code).toBe(0)
+    const second = await plait(['apply', withSecret, '--root', s.root, '--project', project])
+    expect(second.code, show(second)).toBe(0)
+    const now = createHash('sha256').update(`password=${secret}\n`).digest('hex')
+    const planFile = path.join(s.host, 'rollback.json')
+    for (const json of [false, true]) {
+      const r = await plait(['rollback', '--to', '1', '--out', planFile, '--root', s.root, ...(json ? ['--json'] : [])])
+      expect(r.code, show(r)).toBe(0)
+      const planText = fs.readFileSync(planFile, 'utf8')
+      expect(r.stdout).toMatch(/content differs \(hmac:[0-9a-f]{12} → hmac:[0-9a-f]{12}\)/)
+      for (const text of [r.stdout, r.stderr, planText]) {
+        expect(text).not.toContain(now.slice(0, 12))
+        expect(text).not.toContain(secret)
+      }
+    }
+
+    // a file that held a secret before plait wrote one over it: a rollback to before plait lists it, and its plan carries none of its bytes
+    const t = sandbox()
+    fs.mkdirSync(t.at('etc'))
+    fs.writeFileSync(t.at('etc/app.conf'), 'password=Pp2-pre-plait-secret\n', { mode: 0o600 })
+    const m = t.manifest(fileManifest('    _plugin: vault'))
+    expect((await plait(['apply', m, '--root', t.root, '--project', project])).code).toBe(0)
+    const toZero = path.join(t.host, 'rollback0.json')
+    const r = await plait(['rollback', '--to', '0', '--out', toZero, '--root', t.root])
+    expect(r.code, show(r)).toBe(0)
+    for (const text of [r.stdout, r.stderr, fs.readFileSync(toZero, 'utf8')]) expect(text).not.toMatch(/Pp2-pre-plait|cGFzc3dvcmQ9UHAy/)
+    expect(r.stdout).toContain('/etc/app.conf: its content from before plait changed it may hold a sensitive value (generation 1 wrote one over it)')
+  })
+
+  it('a rollback plan with keyed digests applies with the host key, and refuses when the file changed since', async ({ expect }) => {
+    const secret = 'Ra9-rollback-secret'
+    const project = vaultProject({ main: secret })
+    const s = sandbox()
+    fs.mkdirSync(s.at('etc'))
+    expect((await plait(['apply', s.manifest(fileManifest('    public', 'password=public\\n'), 'plain.yaml'), '--root', s.root])).code).toBe(0)
+    expect((await plait(['apply', s.manifest(fileManifest('    _plugin: vault'), 'secret.yaml'), '--root', s.root, '--project', project])).code).toBe(0)
+    const planFile = path.join(s.host, 'rollback.json')
+    expect((await plait(['rollback', '--to', '1', '--out', planFile, '--root', s.root])).code).toBe(0)
+    fs.writeFileSync(s.at('etc/app.conf'), `password=${secret}\n# edited\n`)
+    const stale = await plait(['apply', planFile, '--root', s.root])
+    expect(stale.code, show(stale)).toBe(1)
+    expect(stale.stderr).toContain('refusing a stale plan')
+    expect(stale.stdout + stale.stderr).not.toContain(createHash('sha256').update(`password=${secret}\n# edited\n`).digest('hex').slice(0, 12))
+    fs.writeFileSync(s.at('etc/app.conf'), `password=${secret}\n`)
+    const a = await plait(['apply', planFile, '--root', s.root])
+    expect(a.code, show(a)).toBe(0)
+    expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe('password=public\n')
+    expect(a.stdout + a.stderr).not.toContain(secret)
+  })
+})

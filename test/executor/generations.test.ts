@@ -303,18 +303,30 @@ describe('the rollback plan', () => {
 
   it('shows no diff of a file whose content now holds a sensitive value (the newest generation wrote one there)', async () => {
     const m = machine({ '/etc/a': Snapshot.file('old\n') })
+    await applyText(m, manifest(file('/etc/a', 'plain\\n')))
     await applyText(m, manifest(file('/etc/a', 'pw=hunter2\\n')))
     const rs = (await records(m)).records
     // as it is recorded: the plan's diff would show what is there now
-    expect(PlanFile.serialize(await rollbackPlan(m, 0))).toContain('hunter2')
-    // as it is recorded when that generation's plan carried a redaction marker at the path
-    const flagged = rs.map((r) => ({ ...r, files: r.files.map((f) => ({ ...f, sensitive: true })) }))
-    const p = await Generations.rollback(m, stateDir, flagged, 0, 'test')
+    expect(PlanFile.serialize(await rollbackPlan(m, 1))).toContain('hunter2')
+    // as it is recorded when generation 2's plan carried a redaction marker at the path
+    const flagged = rs.map((r) => (r.number === 2 ? { ...r, files: r.files.map((f) => ({ ...f, sensitive: true })) } : r))
+    const p = await Generations.rollback(m, stateDir, flagged, 1, 'test')
     if (E.isLeft(p)) throw new Error(p.left.map(Diagnostic.render).join('\n'))
     expect(p.right.resources.map((r) => r.steps.map((x) => x._tag))).toEqual([['file.write']])
     expect(PlanFile.serialize(p.right)).not.toContain('hunter2')
     await applyPlan(m, p.right)
-    expect(text(m, '/etc/a')).toBe('old\n')
+    expect(text(m, '/etc/a')).toBe('plain\n')
+  })
+
+  it('never carries bytes from before plait that a generation wrote a secret over: --to 0 lists the file instead', async () => {
+    const m = machine({ '/etc/a': Snapshot.file('pw=former\n') })
+    await applyText(m, manifest(file('/etc/a', 'pw=hunter2\\n')))
+    const flagged = (await records(m)).records.map((r) => ({ ...r, files: r.files.map((f) => ({ ...f, sensitive: true })) }))
+    const p = await Generations.rollback(m, stateDir, flagged, 0, 'test')
+    if (E.isLeft(p)) throw new Error(p.left.map(Diagnostic.render).join('\n'))
+    expect(p.right.resources).toEqual([])
+    expect(p.right.preMessage).toContain('/etc/a: its content from before plait changed it may hold a sensitive value (generation 1 wrote one over it)')
+    expect(PlanFile.serialize(p.right)).not.toMatch(/former|hunter2/)
   })
 
   it('refuses a generation that is not there, in words', async () => {

@@ -4,10 +4,14 @@
 // to `validate_resolve_reference` first when the plugin has it, then to `resolve_reference`, whose
 // `value` is the reference's value (hooks.ts merges the plugin's configuration in). A secret
 // plugin's value is sensitive. `_cache: {ttl: N}` keeps a value for N seconds (cache.ts), except a
-// sensitive one, which is never cached; the key is the plugin and every key of the reference but
+// sensitive one, which is never cached, and the value of a reference whose parameters hold a
+// sensitive value (an inner reference a secret plugin answered): the cache is neither read nor
+// written for it, as its key would be a digest of the secret that a guess could be checked against,
+// and its value is sensitive too. The key is the plugin and every key of the reference but
 // `_cache` (its `_` metaparameters too), and `ttl: 0` neither reads nor writes the cache, as Bolt's
 // read_and_clean_cache.
 import * as E from 'fp-ts/lib/Either.js'
+import * as Digest from '../../core/Digest.js'
 import * as Fault from '../../core/Fault.js'
 import * as Resolve from '../../load/resolve.js'
 import * as Node from '../../manifest/Node.js'
@@ -52,12 +56,37 @@ export const pluginsFor = async (o: Options): Promise<E.Either<string, Plugins>>
   })
   if (E.isLeft(host)) return host
   const cache = Cache.open(o.cacheFile ?? Cache.defaultFile(), o.now)
-  for (const name of host.right.names) table.set(name, resolver(host.right, cache, name))
+  const secrets = sensitiveGiven()
+  for (const name of host.right.names) table.set(name, resolver(host.right, cache, name, secrets))
   return E.right({ resolvers: table, host: host.right })
 }
 
+/**
+ * The sensitive values the plugins of one table gave (inner references are resolved before the
+ * reference that holds them, with the same table), and whether parameters hold one: a value whole,
+ * or a string or number holding one of its texts (a secret plugin's result holding a reference
+ * passes its strings on as they are).
+ */
+export const sensitiveGiven = (): { readonly add: (value: unknown) => void; readonly heldBy: (parameters: unknown) => boolean } => {
+  const whole = new Set<string>()
+  const texts = new Set<string>()
+  const heldBy = (v: unknown, depth: number): boolean => {
+    if (whole.has(Digest.canonical(v ?? null))) return true
+    if (typeof v === 'string' || typeof v === 'number') return [...texts].some((t) => String(v).includes(t))
+    if (depth > 64 || v === null || typeof v !== 'object') return false
+    return Object.entries(v).some(([k, x]) => (!Array.isArray(v) && [...texts].some((t) => k.includes(t))) || heldBy(x, depth + 1))
+  }
+  return {
+    add: (value) => {
+      whole.add(Digest.canonical(value ?? null))
+      for (const t of Resolve.texts(value)) if (t !== '') texts.add(t)
+    },
+    heldBy: (parameters) => whole.size > 0 && heldBy(parameters, 0),
+  }
+}
+
 /** The resolver of one plugin module. */
-const resolver = (host: Hooks.Host, cache: Cache.Cache, plugin: string): Resolve.Resolver => (reference) => async () => {
+const resolver = (host: Hooks.Host, cache: Cache.Cache, plugin: string, secrets: ReturnType<typeof sensitiveGiven>): Resolve.Resolver => (reference) => async () => {
   const fault = (description: string): E.Either<Fault.Fault, never> => E.left(Fault.make('Failed', 'bolt', 'resolve_reference', plugin, description))
   const given = Object.fromEntries(Object.entries(reference.parameters).filter(([k]) => !k.startsWith('_')))
   const ttl = Object.hasOwn(reference.parameters, cacheKey) ? Cache.ttlOf(reference.parameters[cacheKey]) : undefined
@@ -65,7 +94,8 @@ const resolver = (host: Hooks.Host, cache: Cache.Cache, plugin: string): Resolve
   const secret = await host.isSecret(plugin)
   if (E.isLeft(secret)) return secret
   const key = Cache.key(plugin, Object.fromEntries(Object.entries(reference.parameters).filter(([k]) => k !== cacheKey)))
-  if (ttl !== undefined && !secret.right && ttl.right > 0) {
+  const cached = ttl !== undefined && ttl.right > 0 && !secret.right && !secrets.heldBy(reference.parameters)
+  if (cached) {
     const hit = await cache.get(key)
     if (hit !== undefined) return E.right({ value: hit.value, sensitive: false })
   }
@@ -83,7 +113,8 @@ const resolver = (host: Hooks.Host, cache: Cache.Cache, plugin: string): Resolve
   const result = await host.run(plugin, 'resolve_reference', given, true)
   if (E.isLeft(result)) return result
   const value = result.right['value']
-  if (ttl !== undefined && !secret.right && ttl.right > 0) {
+  if (secret.right) secrets.add(value)
+  if (cached) {
     const put = await cache.put(key, value, ttl.right)
     if (E.isLeft(put)) return fault(put.left)
   }
