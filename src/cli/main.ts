@@ -176,6 +176,7 @@ const applyOptions = (o: MachineOptions & Options.PluginFlags & { atomic?: boole
     stateDir: stateDirOf(o),
     atomic: o.atomic === true,
     noop: o.noop === true,
+    batch: Apply.batchSize,
     libral: session,
     ...(o.force === true || o.pluginTimeout !== undefined ? { holo: { ...(o.force === true ? { force: true } : {}), ...(o.pluginTimeout !== undefined ? { timeoutSeconds: o.pluginTimeout } : {}) } } : {}),
     onRecovered: (undone) => say(o.json, `${undone.map((x) => `recovered: ${Terminal.field(x)}`).join('\n')}\n${o.json === true ? '' : '\n'}`),

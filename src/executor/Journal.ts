@@ -3,6 +3,9 @@
 // One JSON record a line. A step's record is written (and fsynced) after its backup exists and
 // before it runs; `done` after it ran. A run that ends writes `commit` and the journal is removed;
 // a journal without `commit` is an unfinished run that the next apply rolls back.
+//
+// A batch (docs/apply.md, "Batches") fsyncs the step records of several steps at once, each marked
+// `batch`, before any of them runs; such a step has begun only once its `begin` record follows.
 
 import type { Undo } from '../core/Undo.js'
 
@@ -13,7 +16,8 @@ export type { Undo }
 export type Record =
   | { readonly _tag: 'run'; readonly plan: string; readonly atomic: boolean; readonly pid: number }
   | { readonly _tag: 'resource'; readonly id: string }
-  | { readonly _tag: 'step'; readonly seq: number; readonly id: string; readonly what: string; readonly undo: Undo; readonly temp?: string }
+  | { readonly _tag: 'step'; readonly seq: number; readonly id: string; readonly what: string; readonly undo: Undo; readonly temp?: string; readonly batch?: true }
+  | { readonly _tag: 'begin'; readonly seq: number }
   | { readonly _tag: 'done'; readonly seq: number }
   | { readonly _tag: 'end'; readonly id: string; readonly ok: boolean }
   | { readonly _tag: 'commit' }
@@ -24,8 +28,17 @@ export interface Unfinished {
   readonly atomic: boolean
   readonly pid: number
   /** Step records of the steps to undo, in the order they began. */
-  readonly steps: ReadonlyArray<Extract<Record, { _tag: 'step' }>>
+  readonly steps: ReadonlyArray<Step>
+  /**
+   * Step records of a batch's steps that had not begun (no `begin` record), to undo as well (their
+   * temp files exist; after a power loss a lost `begin` may hide a step that ran) but not to report
+   * as begun. Absent when there are none.
+   */
+  readonly unbegun?: ReadonlyArray<Step>
 }
+
+/** A step record. */
+export type Step = Extract<Record, { _tag: 'step' }>
 
 // interop
 
@@ -76,7 +89,15 @@ const isRecord = (v: { [k: string]: unknown }): v is Record & { [k: string]: unk
     case 'resource':
       return typeof x['id'] === 'string'
     case 'step':
-      return typeof x['seq'] === 'number' && typeof x['id'] === 'string' && typeof x['what'] === 'string' && isUndo(x['undo']) && (x['temp'] === undefined || typeof x['temp'] === 'string')
+      return (
+        typeof x['seq'] === 'number' &&
+        typeof x['id'] === 'string' &&
+        typeof x['what'] === 'string' &&
+        isUndo(x['undo']) &&
+        (x['temp'] === undefined || typeof x['temp'] === 'string') &&
+        (x['batch'] === undefined || x['batch'] === true)
+      )
+    case 'begin':
     case 'done':
       return typeof x['seq'] === 'number'
     case 'end':
@@ -122,12 +143,15 @@ export const read = (text: string): Reading => {
   if (head._tag !== 'run') return { _tag: 'Damaged', line: 1, reason: 'the first record is not the run header' }
   if (records.some((r) => r._tag === 'commit')) return { _tag: 'Clean' }
   const ended = new Set(records.flatMap((r) => (r._tag === 'end' ? [r.id] : [])))
-  const steps = records.flatMap((r) => (r._tag === 'step' && (head.atomic || !ended.has(r.id)) ? [r] : []))
-  return { _tag: 'Unfinished', plan: head.plan, atomic: head.atomic, pid: head.pid, steps }
+  const begun = new Set(records.flatMap((r) => (r._tag === 'begin' ? [r.seq] : [])))
+  const undone = records.flatMap((r) => (r._tag === 'step' && (head.atomic || !ended.has(r.id)) ? [r] : []))
+  const steps = undone.filter((r) => r.batch !== true || begun.has(r.seq))
+  const unbegun = undone.filter((r) => r.batch === true && !begun.has(r.seq))
+  return { _tag: 'Unfinished', plan: head.plan, atomic: head.atomic, pid: head.pid, steps, ...(unbegun.length > 0 ? { unbegun } : {}) }
 }
 
 /** The unfinished run a journal records, if any (a damaged journal counts as none: see `read`). */
 export const unfinished = (text: string): Unfinished | undefined => {
   const r = read(text)
-  return r._tag === 'Unfinished' ? { plan: r.plan, atomic: r.atomic, pid: r.pid, steps: r.steps } : undefined
+  return r._tag === 'Unfinished' ? { plan: r.plan, atomic: r.atomic, pid: r.pid, steps: r.steps, ...(r.unbegun !== undefined ? { unbegun: r.unbegun } : {}) } : undefined
 }

@@ -45,8 +45,11 @@ export const recover = async (machine: Machine, stateDir: string): Promise<E.Eit
   const undone: string[] = []
   if (reading._tag === 'Unfinished') {
     const run = reading
-    for (const step of [...run.steps].reverse()) {
-      const r = await Undo.run(machine, step.undo, step.temp)
+    // newest first, the unbegun steps of a batch among them (they have the highest seqs of their batch)
+    for (const step of [...run.steps, ...(run.unbegun ?? [])].sort((a, b) => b.seq - a.seq)) {
+      // a batch's step (begun or not) is told only when undoing it changed a managed path: its `begin` says only that it may have run
+      const quiet = step.batch === true
+      const r = quiet ? E.map((changed: boolean): Undo.Outcome | undefined => (changed ? 'undone' : undefined))(await Undo.settle(machine, step.undo, step.temp)) : await Undo.run(machine, step.undo, step.temp)
       if (E.isLeft(r)) {
         return E.left(
           Diagnostic.make('Recovery', `cannot roll back the unfinished run of pid ${run.pid} at ${step.what}: ${Fault.render(r.left)}`, {
@@ -55,6 +58,7 @@ export const recover = async (machine: Machine, stateDir: string): Promise<E.Eit
           }),
         )
       }
+      if (r.right === undefined) continue
       const said: Record<Undo.Outcome, string> = {
         undone: `undid ${step.what}`,
         unchanged: `nothing to undo: ${step.what} had not changed anything`,

@@ -4,7 +4,8 @@
 // Group commit: a run of N single-step resources makes N + 1 journal fsyncs instead of 4N + 2. What
 // a crash can then lose is only what was noted after the last durable point: `resource`, `done` and
 // `end` records of steps that already ran, never the `step` record of a step that ran (see
-// docs/apply.md, "Why a crash at any moment recovers").
+// docs/apply.md, "Why a crash at any moment recovers"). Between durable points a batch pushes its
+// noted records without an fsync (`push`), so that a process crash finds them.
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../core/Fault.js'
 import type { Machine } from '../interpreters/Machine.js'
@@ -18,6 +19,8 @@ export interface Writer {
   readonly sync: (r: Journal.Record) => Promise<void>
   /** Appends the noted records, if any, in one durable append (throws JournalError). */
   readonly flush: () => Promise<void>
+  /** Appends the noted records, if any, in one append without an fsync: a process crash keeps them, a power loss may not (throws JournalError). */
+  readonly push: () => Promise<void>
   /** True once anything reached the journal file (a run that wrote nothing has no journal to commit). */
   readonly written: () => boolean
 }
@@ -29,14 +32,15 @@ export const make = (machine: Machine, path: string): Writer => {
   /** Encoded records not yet appended, in the order they were noted. */
   let pending: string[] = []
   let wrote = false
-  const flush = async (): Promise<void> => {
+  const append = async (sync: boolean): Promise<void> => {
     if (pending.length === 0) return
     const text = pending.join('')
     pending = []
-    const w = await machine.append(path, encoder.encode(text))()
+    const w = await (sync ? machine.append(path, encoder.encode(text)) : machine.append(path, encoder.encode(text), { sync: false }))()
     if (E.isLeft(w)) throw new JournalError(w.left)
     wrote = true
   }
+  const flush = (): Promise<void> => append(true)
   return Object.freeze({
     note: (r: Journal.Record) => void pending.push(Journal.encode(r)),
     sync: async (r: Journal.Record) => {
@@ -44,13 +48,17 @@ export const make = (machine: Machine, path: string): Writer => {
       await flush()
     },
     flush,
+    push: () => append(false),
     written: () => wrote,
   })
 }
 
-/** A journal write failed: the run cannot go on safely. */
+/** A journal write (or the fsync a later record relies on) failed: the run cannot go on safely. */
 export class JournalError extends Error {
-  constructor(readonly fault: Fault.Fault) {
-    super(`cannot write the journal: ${Fault.render(fault)}`)
+  constructor(
+    readonly fault: Fault.Fault,
+    what = 'cannot write the journal',
+  ) {
+    super(`${what}: ${Fault.render(fault)}`)
   }
 }

@@ -42,6 +42,16 @@ export interface Machine {
    */
   readonly writeFileAtomic: (path: string, data: Uint8Array, attrs: Attrs, tempName: string) => TE.TaskEither<Fault, void>
   /**
+   * The first half of writeFileAtomic: the temp file `tempName` beside `path`, chmod, write, chown,
+   * fsync; it is left there for `renameTemp`. On failure the temp file is removed. Faults name the
+   * operation writeFileAtomic, as the whole write's do.
+   */
+  readonly writeTemp: (path: string, data: Uint8Array, attrs: Attrs, tempName: string) => TE.TaskEither<Fault, void>
+  /** The second half: renames the temp file `tempName` beside `path` over it (not fsynced: see `syncDirectory`). */
+  readonly renameTemp: (path: string, tempName: string) => TE.TaskEither<Fault, void>
+  /** fsyncs a directory, so that the renames and new entries in it survive a power loss. */
+  readonly syncDirectory: (path: string) => TE.TaskEither<Fault, void>
+  /**
    * Creates a directory and any missing parents (mkdir -p), then chmod and chown the last one
    * explicitly (umask does not apply). Returns the directories it created, outermost first.
    */
@@ -58,8 +68,11 @@ export interface Machine {
   // state files (journal, lock): plain, durable writes
   /** Creates a file that must not exist yet, fsynced; it appears with all its bytes at once. Exists fault if present. */
   readonly createExclusive: (path: string, data: Uint8Array) => TE.TaskEither<Fault, void>
-  /** Appends bytes to a file (creating it), then fsyncs it: one durable journal record. */
-  readonly append: (path: string, data: Uint8Array) => TE.TaskEither<Fault, void>
+  /**
+   * Appends bytes to a file (creating it), then fsyncs it: durable journal records. With `sync:
+   * false` it does not fsync: a process crash keeps the bytes, a power loss may not.
+   */
+  readonly append: (path: string, data: Uint8Array, options?: { readonly sync?: boolean }) => TE.TaskEither<Fault, void>
 
   // host
   /** This process's id. */

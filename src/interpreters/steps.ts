@@ -5,6 +5,7 @@
 import type * as E from 'fp-ts/lib/Either.js'
 import type { Fault } from '../core/Fault.js'
 import type * as Plan from '../core/Plan.js'
+import type { Probe } from '../core/Probe.js'
 import type { Undo } from '../core/Undo.js'
 
 /** What running a step may use besides its family's interpreter. */
@@ -23,13 +24,37 @@ export interface StepEnv {
 export interface StepFamily {
   /** The step in one line, for journals and reports. */
   readonly describe: (step: Plan.Step) => string
-  /** Its undo, recorded before it runs: a backup of what it replaces, what it creates, or Irreversible with the reason. */
-  readonly prepare: (step: Plan.Step, backup: string) => Promise<E.Either<Fault, Undo>>
+  /**
+   * Its undo, recorded before it runs: a backup of what it replaces, what it creates, or
+   * Irreversible with the reason. `before` is its path's probe when a batch probed it already.
+   */
+  readonly prepare: (step: Plan.Step, backup: string, before?: Probe) => Promise<E.Either<Fault, Undo>>
   /** The temp file a step writes through (journaled, so recovery can remove a half-written one). */
   readonly temp?: (step: Plan.Step, pid: number, seq: number) => string | undefined
   readonly run: (step: Plan.Step, env: StepEnv) => Promise<E.Either<Fault, unknown>>
+  /**
+   * For steps a batch may run together (docs/apply.md, "Batches"): the kind of batch a step joins
+   * (steps of one kind on unrelated paths), or undefined for a step that runs on its own.
+   */
+  readonly batchable?: (step: Plan.Step) => Batchable | undefined
+  /** A batch's work ahead of its steps, run concurrently for all of them: it changes no managed path (a write's temp file). */
+  readonly stage?: (step: Plan.Step, env: StepEnv) => Promise<E.Either<Fault, void>>
+  /** Runs a staged step (a write's rename over its target, not fsynced: the batch fsyncs `Batchable.directory` once). */
+  readonly runStaged?: (step: Plan.Step, env: StepEnv) => Promise<E.Either<Fault, unknown>>
   /** How a failure of its steps reads in a report. */
   readonly failure: (fault: Fault) => string
+}
+
+/** What a batch needs to know of a step that may join one. */
+export interface Batchable {
+  /** Steps of one kind batch together (`file.write`, `file.mkdir`). */
+  readonly kind: string
+  /** The path it changes: a batch holds no two steps where one path is, or is below, another. */
+  readonly path: string
+  /** The directory whose entries it changes, fsynced once per batch after its last change. */
+  readonly directory: string
+  /** Whether the step is staged (`stage`, then `runStaged`) rather than run. */
+  readonly staged: boolean
 }
 
 /** The family of a step tag (`file.write` → `file`). */

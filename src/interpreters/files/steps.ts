@@ -33,7 +33,7 @@ export const describe = (step: Plan.Step): string => {
 /** The `file` family over a machine. */
 export const family = (machine: Machine): StepFamily => ({
   describe,
-  prepare: (step, backup) => Undo.prepare(machine, step as Step.FileStep, backup),
+  prepare: (step, backup, before) => Undo.prepare(machine, step as Step.FileStep, backup, before),
   temp: (step, pid, seq) => (step._tag === 'file.write' ? tempName((step as Step.FileWrite).path, pid, seq) : undefined),
   run: (step, env) => {
     const s = step as Step.FileStep
@@ -49,4 +49,15 @@ export const family = (machine: Machine): StepFamily => ({
     }
   },
   failure: Fault.render,
+  batchable: (step) => {
+    const s = step as Step.FileStep
+    // a write of a file, or a mkdir (the caller makes sure its parent exists, so it creates one directory)
+    if (s._tag !== 'file.write' && s._tag !== 'file.mkdir') return undefined
+    return { kind: s._tag, path: s.path, directory: PosixPath.dirname(s.path), staged: s._tag === 'file.write' }
+  },
+  stage: (step, env) => {
+    const s = step as Step.FileWrite
+    return machine.writeTemp(s.path, Step.contentBytes(s.content), attrs(s), PosixPath.basename(env.temp!))()
+  },
+  runStaged: (step, env) => machine.renameTemp((step as Step.FileWrite).path, PosixPath.basename(env.temp!))(),
 })

@@ -6,9 +6,9 @@ import type { FileStep as Step } from '../../types/file/Step.js'
 import type { Undo } from '../../core/Undo.js'
 import type { Machine, Probe } from '../Machine.js'
 
-/** Prepares a step's undo: backs up what it will replace or remove (into `backup`), or notes what it creates. */
-export const prepare = async (machine: Machine, step: Step, backup: string): Promise<E.Either<Fault.Fault, Undo>> => {
-  const before = await machine.probe(step.path)()
+/** Prepares a step's undo: backs up what it will replace or remove (into `backup`), or notes what it creates; `probed` is the path's probe when the caller has it. */
+export const prepare = async (machine: Machine, step: Step, backup: string, probed?: Probe): Promise<E.Either<Fault.Fault, Undo>> => {
+  const before = probed !== undefined ? E.right(probed) : await machine.probe(step.path)()
   if (E.isLeft(before)) return before
   const existed = before.right._tag !== 'Absent'
   switch (step._tag) {
@@ -70,6 +70,17 @@ export const run = async (machine: Machine, undo: Undo, temp: string | undefined
   // A temp file left by a write that never renamed it: removing it is part of the undo.
   const tempRemoved = temp !== undefined && E.isRight(await machine.remove(temp, { recursive: false })())
   return E.map((changed: boolean): Outcome => (changed || tempRemoved ? 'undone' : 'unchanged'))(await reverse(machine, undo))
+}
+
+/**
+ * Undoes a step of a batch that had not begun: removes its temp file, and reverses what it
+ * records in case it ran after all (a power loss can lose its `begin` record). True when that
+ * changed a managed path (more than the temp file).
+ */
+export const settle = async (machine: Machine, undo: Undo, temp: string | undefined): Promise<E.Either<Fault.Fault, boolean>> => {
+  if (undo._tag === 'Irreversible') return E.right(false)
+  if (temp !== undefined) await machine.remove(temp, { recursive: false })()
+  return reverse(machine, undo)
 }
 
 const reverse = async (machine: Machine, undo: Undo): Promise<E.Either<Fault.Fault, boolean>> => {

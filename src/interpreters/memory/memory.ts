@@ -144,6 +144,12 @@ const machine = (
     )
   }
 
+  const tempChecked = (path: string, tempName: string) => () => (PosixPath.isName(tempName) ? undefined : Errno.badName('memory', 'writeFileAtomic', path, tempName))
+  const writeTemp = (path: string, data: Uint8Array, attrs: Attrs, tempName: string) => {
+    const bytes = data.slice()
+    return mutate('writeFileAtomic', [path], () => E.map(() => undefined)(Primitives.writeTemp(tree, path, bytes, attrs, tempName)), { check: tempChecked(path, tempName) })
+  }
+
   const self: MemoryMachine = {
     name: 'memory',
     root: '/',
@@ -157,12 +163,17 @@ const machine = (
     readFile: (path) => observe('readFile', path, () => Primitives.readFile(tree, path)),
     readdir: (path) => observe('readdir', path, () => Primitives.readdir(tree, path)),
     writeFileAtomic,
+    writeTemp,
+    renameTemp: (path, tempName) => mutate('writeFileAtomic', [path], () => Primitives.renameTemp(tree, path, tempName), { check: tempChecked(path, tempName) }),
+    // counted as a mutation, so that injected crashes and failures can land on it
+    syncDirectory: (path) => mutate('syncDirectory', [path], () => Primitives.syncDirectory(tree, path)),
     mkdirp: (path, attrs) => mutate('mkdirp', [path], () => Primitives.mkdirp(tree, path, attrs)),
     setAttrs: (path, attrs) => mutate('setAttrs', [path], () => Primitives.setAttrs(tree, path, attrs)),
     remove: (path, removeOptions) => mutate('remove', [path], () => Primitives.remove(tree, path, removeOptions.recursive)),
     rename: (from, to) => mutate('rename', [from, to], () => Primitives.rename(tree, from, to)),
     copy: (from, to) => mutate('copy', [from, to], () => Primitives.copy(tree, from, to), { writes: [to] }),
     createExclusive: (path, data) => mutate('createExclusive', [path], () => Primitives.createExclusive(tree, path, data)),
+    // unsynced or not, an append is kept: a crash here is a process crash (the page cache survives)
     append: (path, data) => mutate('append', [path], () => Primitives.append(tree, path, data)),
     pid: () => pid,
     processStart: (other) => async () => (crashed ? E.left(crash('processStart', String(other))) : E.right(processes.get(other) ?? null)),

@@ -120,6 +120,23 @@ export const commitTemp = (tree: Tree.Tree, temp: string, target: string): Resul
   return ok
 }
 
+/** The second half of an atomic write on its own: the temp file `tempName` beside `path` renamed over it. */
+export const renameTemp = (tree: Tree.Tree, path: string, tempName: string): Result<void> => {
+  const at = locateNew(tree, path)
+  if (E.isLeft(at)) return at
+  if (path === '/') return fail('EISDIR')
+  const temp = PosixPath.join(PosixPath.dirname(at.right.real), tempName)
+  if (tree.nodes.get(temp)?.kind !== 'file') return fail('ENOENT')
+  return commitTemp(tree, temp, at.right.real)
+}
+
+/** An fsync of a directory: nothing to change in memory, but the directory must be there. */
+export const syncDirectory = (tree: Tree.Tree, path: string): Result<void> =>
+  pipe(
+    locateNode(tree, path),
+    E.chain(({ node }) => (node.kind === 'directory' ? ok : fail('ENOTDIR'))),
+  )
+
 /** mkdir -p with attrs on every created directory and on the target; returns the created paths. */
 export const mkdirp = (tree: Tree.Tree, path: string, attrs: Attrs): Result<ReadonlyArray<string>> => {
   const notADirectory = fail<never>('ENOTDIR', `an ancestor of ${path} is not a directory`)

@@ -81,13 +81,16 @@ export const make = (options: Options = {}): Machine => {
     readdir: (path) => run('readdir', path, () => Observe.readdir(confine, path)),
     writeFileAtomic: (path, data, attrs, tempName) =>
       run('writeFileAtomic', path, () => Write.writeFileAtomic(confine, path, data, attrs, tempName)),
+    writeTemp: (path, data, attrs, tempName) => run('writeFileAtomic', path, () => Write.writeTemp(confine, path, data, attrs, tempName)),
+    renameTemp: (path, tempName) => run('writeFileAtomic', path, () => Write.renameTemp(confine, path, tempName)),
+    syncDirectory: (path) => run('syncDirectory', path, () => Write.syncDirectory(confine, path)),
     mkdirp: (path, attrs) => run('mkdirp', path, () => Tree.mkdirp(confine, path, attrs)),
     setAttrs: (path, attrs) => run('setAttrs', path, () => Tree.setAttrs(confine, path, attrs)),
     remove: (path, removeOptions) => run('remove', path, () => Tree.remove(confine, path, removeOptions.recursive)),
     rename: (from, to) => run('rename', from, () => Tree.rename(confine, from, to)),
     copy: (from, to) => run('copy', from, () => Tree.copy(confine, from, to)),
     createExclusive: (path, data) => run('createExclusive', path, () => Write.createExclusive(confine, path, data)),
-    append: (path, data) => run('append', path, () => Write.append(confine, path, data)),
+    append: (path, data, appendOptions) => run('append', path, () => Write.append(confine, path, data, Write.durable, appendOptions?.sync !== false)),
     pid: () => process.pid,
     processStart: (pid) => run('processStart', `/proc/${pid}/stat`, () => readProcessStart(pid)),
   } satisfies Machine)

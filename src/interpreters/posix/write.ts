@@ -47,6 +47,31 @@ const create = async (host: string, parent: string, mode: number): Promise<fs.Fi
   }
 }
 
+/** Writes the temp file `tempName` in the open directory `dir`: create (O_EXCL), fchmod, write, fchown, fsync, close; removed on failure. */
+const writeTempIn = async (dir: string, parent: string, data: Uint8Array, attrs: Attrs, tempName: string, durability: Durability): Promise<string> => {
+  const temp = `${dir}/${tempName}`
+  const fh = await create(temp, parent, attrs.mode)
+  let open = true
+  try {
+    await fh.chmod(attrs.mode)
+    await fh.writeFile(data)
+    await fh.chown(attrs.uid, attrs.gid)
+    await durability.syncFile(fh)
+    open = false
+    await fh.close()
+  } catch (e) {
+    if (open) await fh.close().catch(() => undefined)
+    await fs.unlink(temp).catch(() => undefined)
+    throw e
+  }
+  return temp
+}
+
+const checkTemp = (path: string, tempName: string): void => {
+  if (!PosixPath.isName(tempName)) throw Errno.badName('posix', 'writeFileAtomic', path, tempName)
+  if (path === '/') throw Errno.failure('EISDIR')
+}
+
 /**
  * Writes a file atomically: open `tempName` beside it (O_CREAT|O_EXCL|O_WRONLY), fchmod, write,
  * fchown, fsync, close, rename over the target (a symlink there is replaced, not followed), fsync
@@ -63,27 +88,49 @@ export const writeFileAtomic = (
   durability: Durability = durable,
 ): Promise<void> => {
   return confine.at('writeFileAtomic', path, async ({ entry, dir }) => {
-    if (!PosixPath.isName(tempName)) throw Errno.badName('posix', 'writeFileAtomic', path, tempName)
-    if (path === '/') throw Errno.failure('EISDIR')
-    const temp = `${dir}/${tempName}`
-    const fh = await create(temp, PosixPath.dirname(path), attrs.mode)
-    let open = true
+    checkTemp(path, tempName)
+    const temp = await writeTempIn(dir, PosixPath.dirname(path), data, attrs, tempName, durability)
     try {
-      await fh.chmod(attrs.mode)
-      await fh.writeFile(data)
-      await fh.chown(attrs.uid, attrs.gid)
-      await durability.syncFile(fh)
-      open = false
-      await fh.close()
       await fs.rename(temp, entry)
     } catch (e) {
-      if (open) await fh.close().catch(() => undefined)
       await fs.unlink(temp).catch(() => undefined)
       throw e
     }
     await durability.syncDirectory(dir)
   })
 }
+
+/** The first half of writeFileAtomic: the temp file beside `path`, written and fsynced, left for `renameTemp`. */
+export const writeTemp = (confine: Confinement, path: string, data: Uint8Array, attrs: Attrs, tempName: string, durability: Durability = durable): Promise<void> =>
+  confine.at('writeFileAtomic', path, async ({ dir }) => {
+    checkTemp(path, tempName)
+    await writeTempIn(dir, PosixPath.dirname(path), data, attrs, tempName, durability)
+  })
+
+/** The second half: renames the temp file beside `path` over it, in the directory the walk checked (no fsync). */
+export const renameTemp = (confine: Confinement, path: string, tempName: string): Promise<void> =>
+  confine.at('writeFileAtomic', path, async ({ entry, dir }) => {
+    checkTemp(path, tempName)
+    const temp = `${dir}/${tempName}`
+    try {
+      await fs.rename(temp, entry)
+    } catch (e) {
+      await fs.unlink(temp).catch(() => undefined)
+      throw e
+    }
+  })
+
+/** fsyncs the directory at `path` (reached by the confined walk, so a symlink cannot redirect it). */
+export const syncDirectory = (confine: Confinement, path: string, durability: Durability = durable): Promise<void> =>
+  confine.at('syncDirectory', path, async ({ entry }) => {
+    // O_NOFOLLOW: a symlink put where the directory was is refused (ELOOP), not followed
+    const fh = await fs.open(entry, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW)
+    try {
+      await durability.syncFile(fh)
+    } finally {
+      await fh.close()
+    }
+  })
 
 /** Creates a file that must not exist (O_EXCL), writes it and fsyncs it and its directory. */
 export const createExclusive = (confine: Confinement, path: string, data: Uint8Array, durability: Durability = durable): Promise<void> =>
@@ -107,8 +154,8 @@ export const createExclusive = (confine: Confinement, path: string, data: Uint8A
     await durability.syncDirectory(dir)
   })
 
-/** Appends bytes to a file (creating it, mode 0600), then fsyncs it; a symlink is not followed. */
-export const append = (confine: Confinement, path: string, data: Uint8Array, durability: Durability = durable): Promise<void> =>
+/** Appends bytes to a file (creating it, mode 0600), then fsyncs it unless `sync` is false; a symlink is not followed. */
+export const append = (confine: Confinement, path: string, data: Uint8Array, durability: Durability = durable, sync = true): Promise<void> =>
   confine.at('append', path, async ({ entry }) => {
     let fh: fs.FileHandle
     try {
@@ -120,7 +167,7 @@ export const append = (confine: Confinement, path: string, data: Uint8Array, dur
     }
     try {
       await fh.writeFile(data)
-      await durability.syncFile(fh)
+      if (sync) await durability.syncFile(fh)
     } finally {
       await fh.close()
     }

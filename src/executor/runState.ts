@@ -1,0 +1,86 @@
+// runState: what a run keeps as it goes (outcomes, applied steps, the journal) and how a resource
+// ends: recorded as ended, or failed and rolled back (all of the run's steps, with --atomic). The
+// run loop (run.ts) and batches (batch.ts) end their resources through here.
+import type { Families } from '../core/Observation.js'
+import type * as Plan from '../core/Plan.js'
+import type { Accounts } from '../core/Probe.js'
+import type { Machine } from '../interpreters/Machine.js'
+import type { StepFamily } from '../interpreters/steps.js'
+import type { Options } from './Options.js'
+import type * as Recover from './recover.js'
+import type { Outcome } from './Report.js'
+import { rollback, type Done } from './rollback.js'
+import type * as Writer from './writer.js'
+
+/** A resource's outcome as the run goes (messages grow when an atomic rollback reaches it). */
+export interface Entry {
+  readonly id: string
+  outcome: Outcome
+  readonly messages: string[]
+}
+
+/** The state of one run. */
+export interface RunState {
+  readonly machine: Machine
+  readonly plan: Plan.Plan
+  readonly options: Options
+  readonly state: ReturnType<typeof Recover.paths>
+  readonly journal: Writer.Writer
+  readonly requests: Families
+  readonly accounts: Accounts
+  /** What the staleness check found of each resource (its steps' starting point). */
+  readonly now: ReadonlyMap<string, unknown>
+  /** The interpreter of a step tag's family (an invariant: the plan's families were opened). */
+  readonly familyFor: (tag: string) => StepFamily
+  readonly outcomes: Entry[]
+  /** Steps of the resources that ended well, in the order they ran: what --atomic undoes. */
+  readonly applied: Done[]
+  readonly rolledBack: string[]
+  readonly irreversible: string[]
+  /** The last step's number (1-based over the run). */
+  seq: number
+  /** Why the rest of the run is skipped (a failure with --atomic or fail_on_error). */
+  abort: string | undefined
+  /** An undo failed: the journal and backups must outlive this run, for recovery to retry. */
+  unrecovered: boolean
+}
+
+/** The outcome of a resource so far (by id). */
+export const outcomeOf = (st: RunState, id: string): Outcome | undefined => st.outcomes.find((o) => o.id === id)?.outcome
+
+/** A resource ended well: its `end` is noted and its steps join what --atomic would undo. */
+export const succeeded = (st: RunState, id: string, done: ReadonlyArray<Done>, outcome: 'changed' | 'stable', messages: string[]): void => {
+  st.journal.note({ _tag: 'end', id, ok: true })
+  st.applied.push(...done)
+  st.outcomes.push({ id, outcome, messages })
+}
+
+/**
+ * A resource failed with `error`: its begun steps (`done`) are undone, newest first; with --atomic
+ * every step of the run is, and the rest of the run is skipped (with fail_on_error too).
+ */
+export const failed = async (st: RunState, r: Plan.ResourcePlan, error: string, done: ReadonlyArray<Done>, notes: ReadonlyArray<string>, after: ReadonlyArray<string>): Promise<void> => {
+  const messages = [error, ...notes, ...after]
+  const undone = await rollback(st.machine, done)
+  st.rolledBack.push(...undone.ok)
+  messages.push(...(undone.failed.length > 0 ? undone.failed : undone.ok.length > 0 ? ['rolled back to how it was'] : []))
+  // A resource whose undo failed does not end: its steps stay in the journal for recovery to retry.
+  if (undone.broken) st.unrecovered = true
+  else st.journal.note({ _tag: 'end', id: r.id, ok: false })
+  st.outcomes.push({ id: r.id, outcome: 'failed', messages })
+  if (st.options.atomic) {
+    const all = await rollback(st.machine, st.applied)
+    st.rolledBack.push(...all.ok)
+    const touched = new Set(st.applied.map((d) => d.id))
+    for (const o of st.outcomes) {
+      if (!touched.has(o.id)) continue
+      if (all.failedIds.has(o.id)) o.messages.push(`the atomic rollback could not undo it; see ${r.id}`)
+      else o.outcome = 'rolled back'
+    }
+    messages.push(...all.failed)
+    if (all.broken) st.unrecovered = true
+    st.abort = `not run: ${r.id} failed and the run is atomic`
+  } else if (st.plan.failOnError) {
+    st.abort = `not run: ${r.id} failed and fail_on_error is set`
+  }
+}
