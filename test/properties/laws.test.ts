@@ -420,9 +420,14 @@ describe('laws over the memory interpreter', () => {
           // and the rerun starts from another world (a guard that now holds skips a command that
           // failed before): it need not end as the failing run did. Each command's path stays as
           // the crashed run left it or becomes what its command makes.
+          // A command the failing run never reached (an atomic run stops at the failure) may run in
+          // the rerun, once a guard skips the command that failed: its path is then what it makes
+          // in this world, which neither run shows (seed 602459094).
           cov.label('full run failed after a command ran')
+          const ranBefore = Systems.commands(ms).length
           await apply(revived, ms, p.right, { atomic })
-          for (const path of Systems.execPaths) expect([crashed.files[path], after.files[path]]).toContainEqual(revived.snapshot().files[path])
+          const rerun = new Set(Systems.commands(ms).slice(ranBefore).flatMap((c) => Systems.execPaths.filter((x) => c.split(' ').includes(x))))
+          for (const path of Systems.execPaths) if (!rerun.has(path)) expect([crashed.files[path], after.files[path]]).toContainEqual(revived.snapshot().files[path])
           return
         }
         if (r.right.resources.some((x) => x.outcome === 'failed')) {
