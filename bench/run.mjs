@@ -5,7 +5,8 @@
 // times the real CLI, each run a child process timed from spawn to exit:
 //   1. `plait plan` against an empty root (everything to create),
 //   2. `plait apply plan.json` of a saved plan (`plan --out` first; a fresh root for every run),
-//   3. `plait plan` of the same files, unchanged, after the apply: the headline number,
+//   3. `plait plan` of the same files, unchanged, after the apply: the headline number, and the same
+//      resources written in the other YAML styles of bench/workload.mjs (flow, defaults, template),
 // and compares 3 with the floor (bench/floor.mjs: lstat + readFile + sha256 per file and nothing
 // else, spawned the same way), and 2 with the write floor (bench/floor-write.mjs: the same files
 // written durably, temp file + fsync + rename + one fsync per directory, and nothing else; goal:
@@ -25,7 +26,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { benchLibral, libralLines } from './libral.mjs'
 import { benchPackages, packageLines } from './packages.mjs'
-import { account, workload as makeWorkload } from './workload.mjs'
+import { account, styles, workload as makeWorkload } from './workload.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const repo = join(here, '..')
@@ -165,6 +166,10 @@ async function benchSize(n) {
   const list = join(dir, 'paths.txt')
   writeFileSync(manifest, w.yaml)
   writeFileSync(list, w.list)
+  // the same resources in the other YAML styles (bench/workload.mjs), each planned against the same root and floor
+  const otherStyles = styles.filter((st) => st !== 'block')
+  const styleManifest = Object.fromEntries(otherStyles.map((st) => [st, join(dir, `manifest-${st}.yaml`)]))
+  for (const st of otherStyles) writeFileSync(styleManifest[st], w.manifests[st])
   const emptyManifest = join(dir, 'empty.yaml')
   writeFileSync(emptyManifest, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
   const freshRoot = (name) => {
@@ -186,6 +191,7 @@ async function benchSize(n) {
     planOut: new Series('plan --out, empty root'),
     apply: new Series('apply plan.json'),
     planUnchanged: new Series('plan, unchanged (headline)'),
+    ...Object.fromEntries(otherStyles.map((st) => [`style-${st}`, new Series(`plan, unchanged, ${st} style`)])),
     floorSync: new Series('floor: sync'),
     floorSeq: new Series('floor: async sequential'),
     floorPool: new Series('floor: async pool of 32'),
@@ -237,6 +243,10 @@ async function benchSize(n) {
     add(s.version, await timed(process.execPath, [plait, '--version']))
     add(s.planEmpty, await timed(process.execPath, [plait, 'plan', emptyManifest, '--root', applied]))
     expectSummary(add(s.planUnchanged, await timed(process.execPath, planArgs(applied))), 'plan (unchanged)', unchangedRe)
+    for (const st of otherStyles) {
+      const r = await timed(process.execPath, [plait, 'plan', styleManifest[st], '--root', applied])
+      expectSummary(add(s[`style-${st}`], r), `plan (unchanged, ${st} style)`, unchangedRe)
+    }
     floors.push(add(s.floorSync, await timed(process.execPath, floorArgs('sync'))))
     floors.push(add(s.floorSeq, await timed(process.execPath, floorArgs('seq'))))
     floors.push(add(s.floorPool, await timed(process.execPath, floorArgs('pool'))))
@@ -282,6 +292,13 @@ async function benchSize(n) {
       cpu: applyOverWriteCpu === null ? null : round2(applyOverWriteCpu),
       goal: { ratio: 2, met: applyOverWrite <= 2 },
     },
+    styles: Object.fromEntries(
+      ['block', ...otherStyles].map((st) => {
+        const series = st === 'block' ? s.planUnchanged : s[`style-${st}`]
+        const cpu = series.cpu.length > 0 && floor.cpu.length > 0 ? round2(median(series.cpu) / median(floor.cpu)) : null
+        return [st, { median: round(series.median), overFloor: round2(series.median / floor.median), cpu, met: series.median / floor.median <= 2 }]
+      }),
+    ),
     startup: { versionOverNode: round2(s.version.median / nodeMs), emptyPlanOverNode: round2(s.planEmpty.median / nodeMs), goal: 1.5 },
     _series: s,
   }
@@ -410,6 +427,7 @@ async function main() {
         s.planOut,
         s.apply,
         s.planUnchanged,
+        ...styles.filter((st) => st !== 'block').map((st) => s[`style-${st}`]),
         s.floorSync,
         s.floorSeq,
         s.floorPool,
@@ -425,6 +443,9 @@ async function main() {
     out.push(`  same, Node start-up (node -e 0) excluded:  ${r.ratio.excludingNodeStartup.toFixed(2)}x`)
     if (r.ratio.internal !== null) out.push(`  same, internal times (boot excluded):      ${r.ratio.internal.toFixed(2)}x`)
     if (r.ratio.cpu !== null) out.push(`  same, CPU time (user + system):            ${r.ratio.cpu.toFixed(2)}x`)
+    for (const [st, x] of Object.entries(r.styles)) {
+      out.push(`  plan unchanged, ${`${st} style / floor:`.padEnd(24)}   ${x.overFloor.toFixed(2)}x  (cpu ${x.cpu === null ? '?' : x.cpu.toFixed(2)}x; goal ≤ 2x: ${x.met ? 'met' : 'NOT met'})`)
+    }
     out.push(`  plan unchanged / best async floor:         ${r.ratio.overBestAsyncFloor.toFixed(2)}x`)
     out.push(`  write floor = ${r.apply.writeFloor.mode} (${fmt(r.apply.writeFloor.median)} ms)`)
     out.push(`  apply ${r.n} new files / write floor:     ${r.apply.applyOverWriteFloor.toFixed(2)}x  (goal ≤ 2x: ${r.apply.goal.met ? 'met' : 'NOT met'})`)

@@ -1,11 +1,12 @@
 // Yaml: parses YAML text into a positioned Node tree, or positioned diagnostics.
 //
 // Two parsers give the same trees. `block` (YamlBlock.ts) reads the subset manifests are written in (block
-// maps and lists, plain, quoted and literal scalars, comments) in one pass over the text, and gives
-// up (undefined) at anything else: flow collections, anchors, tags, multi-line plain or quoted
-// scalars, tabs, duplicate keys, any error. `library` is the yaml library, which then reads the
-// whole text, so every error message and every rare construct is the library's. The tests check
-// that wherever `block` answers, it answers what `library` does.
+// maps and lists, one-line flow maps and lists, plain, quoted and literal scalars, comments) in one
+// pass over the text, and gives up (undefined) at anything else: multi-line flow collections,
+// anchors, tags, multi-line plain or quoted scalars, tabs, duplicate keys, any error. `library` is
+// the yaml library, which then reads the whole text, so every error message and every rare
+// construct is the library's. The tests check that wherever `block` answers, it answers what
+// `library` does.
 import * as E from 'fp-ts/lib/Either.js'
 import * as Y from 'yaml'
 import * as Diagnostic from '../core/Diagnostic.js'

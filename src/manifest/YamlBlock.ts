@@ -1,6 +1,7 @@
 // YamlBlock: a one-pass reader of the YAML subset manifests are written in (block maps and lists,
-// plain, quoted and literal scalars, comments). It gives up (undefined) at anything else: flow
-// collections, anchors, tags, multi-line plain or quoted scalars, tabs, duplicate keys, any error;
+// flow maps and lists written on one line, plain, quoted and literal scalars, comments). It gives
+// up (undefined) at anything else: multi-line flow collections, anchors, tags, multi-line plain or
+// quoted scalars, tabs, duplicate keys, any error;
 // Yaml.parse then hands the whole text to the yaml library. The tests check that wherever it
 // answers, it answers what the library does.
 import * as Position from '../core/Position.js'
@@ -31,6 +32,11 @@ const SQUOTE = 39
 const DASH = 45
 const COLON = 58
 const BAR = 124
+const COMMA = 44
+const LBRACKET = 91
+const RBRACKET = 93
+const LBRACE = 123
+const RBRACE = 125
 
 /**
  * Parses a document written in the block subset; undefined when the text uses anything else (then
@@ -255,6 +261,119 @@ export const block = (file: string, text: string): Node | undefined => {
     return { _tag: 'Scalar', value: body, text: body, quoted: true, at: pos }
   }
 
+  // what the last flow collection read: the offset after its closing bracket
+  let fEnd = 0
+  const isFlow = (p: number): boolean => {
+    const c = text.charCodeAt(p)
+    return c === LBRACE || c === LBRACKET
+  }
+  /** The offset of the first non-space at or after i on this line; outside when the line ends first (a flow collection on more lines). */
+  const flowSpaces = (i: number): number => {
+    const j = spaces(i)
+    if (j >= le) throw outside
+    return j
+  }
+  /**
+   * A plain scalar inside a flow collection, from p to before the `,`, `]` or `}` that ends it. Only
+   * the plain scalars no reading can doubt are read: none with a `:`, `#` or bracket inside.
+   */
+  const flowPlain = (p: number): string => {
+    const c = text.charCodeAt(p)
+    if (!plainStart(c, p) || (c === DASH && flowStop(text.charCodeAt(p + 1)))) throw outside
+    let i = p
+    for (; i < le; i++) {
+      const d = text.charCodeAt(i)
+      if (d === COMMA || d === RBRACKET || d === RBRACE) break
+      if (d === COLON || d === HASH || d === LBRACKET || d === LBRACE) throw outside
+    }
+    if (i >= le) throw outside
+    let end = i
+    while (text.charCodeAt(end - 1) === SPACE) end--
+    fEnd = i
+    return text.slice(p, end)
+  }
+  /** A value inside a flow collection at p: a scalar or a nested collection; fEnd is set after it. */
+  const flowValue = (p: number, depth: number): Node => {
+    const c = text.charCodeAt(p)
+    if (c === LBRACE || c === LBRACKET) return flow(p, depth)
+    const pos = at(p)
+    if (c === DQUOTE || c === SQUOTE) {
+      if (c === DQUOTE) doubleQuoted(p)
+      else singleQuoted(p)
+      fEnd = qEnd
+      return { _tag: 'Scalar', value: qValue, text: qValue, quoted: true, at: pos }
+    }
+    const raw = flowPlain(p)
+    return { _tag: 'Scalar', value: resolvePlain(raw), text: raw, quoted: false, at: pos }
+  }
+  /** A key inside a flow map at p, with its `: ` after it; returns the offset of its value (its text in kText). */
+  const flowKey = (p: number): number => {
+    const c = text.charCodeAt(p)
+    let colon: number
+    if (c === DQUOTE || c === SQUOTE) {
+      if (c === DQUOTE) doubleQuoted(p)
+      else singleQuoted(p)
+      kText = qValue
+      colon = spaces(qEnd)
+    } else {
+      if (!plainStart(c, p)) throw outside
+      let i = p
+      for (; i < le; i++) {
+        const d = text.charCodeAt(i)
+        if (d === COLON) break
+        if (d === COMMA || d === HASH || d === LBRACKET || d === RBRACKET || d === LBRACE || d === RBRACE) throw outside
+      }
+      if (i - p > keyLimit) throw outside
+      let end = i
+      while (text.charCodeAt(end - 1) === SPACE) end--
+      kText = text.slice(p, end)
+      if (typeof resolvePlain(kText) !== 'string' || kText === '<<') throw outside
+      colon = i
+    }
+    if (colon >= le || text.charCodeAt(colon) !== COLON || text.charCodeAt(colon + 1) !== SPACE) throw outside
+    return flowSpaces(colon + 1)
+  }
+  /** A flow map or list that starts at p and closes on the same line; fEnd is set after its bracket. */
+  const flow = (p: number, depth: number): Node => {
+    if (depth > blockDepth) throw outside
+    const pos = at(p)
+    const isMap = text.charCodeAt(p) === LBRACE
+    const close = isMap ? RBRACE : RBRACKET
+    const entries: Entry[] = []
+    const items: Node[] = []
+    let i = flowSpaces(p + 1)
+    if (text.charCodeAt(i) !== close) {
+      for (;;) {
+        if (isMap) {
+          const keyPos = at(i)
+          const v = flowKey(i)
+          const key = kText
+          for (const e of entries) if (e.key === key) throw outside
+          if (entries.length > 64) throw outside // (the duplicate check is quadratic; long flow maps are rare)
+          const c = text.charCodeAt(v)
+          if (c === COMMA || c === RBRACE || c === RBRACKET) throw outside
+          entries.push({ key, keyAt: keyPos, value: flowValue(v, depth + 1) })
+        } else items.push(flowValue(i, depth + 1))
+        i = flowSpaces(fEnd)
+        const c = text.charCodeAt(i)
+        if (c === close) break
+        if (c !== COMMA) throw outside
+        i = flowSpaces(i + 1)
+        const n = text.charCodeAt(i)
+        if (n === COMMA || n === RBRACE || n === RBRACKET) throw outside // a trailing or doubled comma
+      }
+    }
+    fEnd = i + 1
+    return isMap ? { _tag: 'Map', entries, at: pos } : { _tag: 'Seq', items, at: pos }
+  }
+  /** A flow collection that is the rest of its line (a comment aside); leaves the cursor on the next line. */
+  const flowLine = (p: number, depth: number): Node => {
+    const node = flow(p, depth)
+    if (!endsAt(fEnd)) throw outside
+    nextLine()
+    return node
+  }
+
   /** A block map whose first key starts at p on the current line; `first` is its ':' (keyAt just read it, kText holds it). */
   const map = (p: number, depth: number, first: number): MapNode => {
     if (depth > blockDepth) throw outside
@@ -285,7 +404,7 @@ export const block = (file: string, text: string): Node | undefined => {
         else throw outside
       } else {
         if (isDash(v)) throw outside
-        value = scalar(v, col)
+        value = isFlow(v) ? flowLine(v, depth + 1) : scalar(v, col)
       }
       entries.push({ key, keyAt: keyPos, value })
       seek()
@@ -312,7 +431,7 @@ export const block = (file: string, text: string): Node | undefined => {
       } else if (isDash(v)) items.push(seq(v, depth + 1))
       else {
         const colon = keyAt(v)
-        items.push(colon >= 0 ? map(v, depth + 1, colon) : scalar(v, col))
+        items.push(colon >= 0 ? map(v, depth + 1, colon) : isFlow(v) ? flowLine(v, depth + 1) : scalar(v, col))
       }
       seek()
       if (eof || ind < col) break
@@ -346,6 +465,9 @@ export const block = (file: string, text: string): Node | undefined => {
     throw e
   }
 }
+
+/** The characters that end a plain scalar in a flow collection, or that no value there starts with. */
+const flowStop = (c: number): boolean => c === COMMA || c === RBRACKET || c === RBRACE || c === LBRACKET || c === LBRACE || c === SPACE || Number.isNaN(c)
 
 /** First characters that cannot start a plain scalar here (`-` is checked on its own). */
 const indicators: ReadonlySet<number> = new Set([...'?:,[]{}#&*!|>\'"%@`'].map((c) => c.charCodeAt(0)))

@@ -24,10 +24,11 @@ const agrees = (text: string): boolean => {
 
 type Scalar =
   | { readonly kind: 'plain'; readonly raw: string }
+  | { readonly kind: 'flow'; readonly raw: string }
   | { readonly kind: 'dq' | 'sq'; readonly raw: string }
   | { readonly kind: 'lit'; readonly header: string; readonly lines: ReadonlyArray<string>; readonly extra: number }
-/** A mapping key: any scalar but a block literal. */
-type Key = Exclude<Scalar, { readonly kind: 'lit' }>
+/** A mapping key: any scalar but a block literal or a flow collection. */
+type Key = Exclude<Scalar, { readonly kind: 'lit' | 'flow' }>
 type Doc =
   | { readonly _tag: 'S'; readonly s: Scalar; readonly comment: boolean }
   | { readonly _tag: 'M'; readonly entries: ReadonlyArray<{ readonly key: Key; readonly value: Doc; readonly comment: boolean }>; readonly step: number }
@@ -48,9 +49,35 @@ const tamePlain = ['a', 'abc', 'hello world', '0644', '1.5', 'true', 'null', '~'
 const tameDq = ['a', ' ', 'é', '\\n', '\\t', '\\"', '\\\\', '\\x41', '\\u00e9', '\\U0001F600', '#', ' #', "'", ': ']
 const tameLit = ['x', '  indented', '# not a comment', '', 'a: b', '- item', '"q"', 'é']
 
+/** The text of a scalar or key inside a flow collection. */
+const flowScalarOf = (tame: boolean): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 4, arbitrary: tame ? fc.constantFrom(...tamePlain) : fc.oneof(fc.constantFrom(...plainWords), fc.stringMatching(/^[a-z0-9 :#,.-]{1,8}$/)) },
+    { weight: 2, arbitrary: fc.array(fc.constantFrom(...(tame ? tameDq : dqChunks)), { maxLength: 4 }).map((c) => `"${c.join('')}"`) },
+    { weight: 1, arbitrary: fc.array(fc.constantFrom(...sqChunks.filter((c) => !tame || c !== "'")), { maxLength: 4 }).map((c) => `'${c.join('')}'`) },
+  )
+/** A flow collection on one line (`{a: 1, b: [x, y]}`); untamed ones also get odd spacing, trailing commas and `:` without a space. */
+const flowOf = (tame: boolean): fc.Arbitrary<string> => {
+  const comma = tame ? fc.constantFrom(', ', ',', ' , ') : fc.constantFrom(', ', ',', ' , ', ',,', ' ')
+  const colon = tame ? fc.constantFrom(': ', ' : ', ':  ') : fc.constantFrom(': ', ':', ' :', ' : ')
+  const inside = tame ? fc.constantFrom('', ' ') : fc.constantFrom('', ' ', ', ', ',')
+  const keyText = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...keyWords.filter((k) => !tame || /^[a-z/ -]+$/.test(k))) }, { weight: 1, arbitrary: fc.constantFrom(...keyWords).map((k) => `"${k}"`) })
+  return fc.letrec<{ value: string; coll: string }>((tie) => ({
+    value: fc.oneof({ weight: 3, arbitrary: flowScalarOf(tame) }, { weight: 1, arbitrary: tie('coll') }),
+    coll: fc.oneof(
+      { depthSize: 'small' },
+      fc
+        .record({ entries: fc.uniqueArray(fc.record({ k: keyText, v: tie('value'), c: colon }), { maxLength: 4, selector: (e) => e.k }), sep: comma, pad: inside })
+        .map(({ entries, sep, pad }) => `{${pad}${entries.map((e) => `${e.k}${e.c}${e.v}`).join(sep)}${pad.trim() === '' ? pad : ''}}`),
+      fc.record({ items: fc.array(tie('value'), { maxLength: 4 }), sep: comma, pad: inside }).map(({ items, sep, pad }) => `[${pad}${items.join(sep)}${pad.trim() === '' ? pad : ''}]`),
+    ),
+  })).coll
+}
+
 /** Scalars: `tame` ones stay (mostly) inside the block subset, the others roam all over YAML. */
 const scalarOf = (tame: boolean): fc.Arbitrary<Scalar> =>
   fc.oneof(
+    { weight: 2, arbitrary: flowOf(tame).map((raw) => ({ kind: 'flow' as const, raw })) },
     { weight: 5, arbitrary: (tame ? fc.constantFrom(...tamePlain) : fc.oneof(fc.constantFrom(...plainWords), fc.stringMatching(/^[a-z0-9 :#.-]{1,8}$/))).map((raw) => ({ kind: 'plain' as const, raw })) },
     { weight: 2, arbitrary: fc.array(fc.constantFrom(...(tame ? tameDq : dqChunks)), { maxLength: 5 }).map((c) => ({ kind: 'dq' as const, raw: c.join('') })) },
     { weight: 1, arbitrary: fc.array(fc.constantFrom(...sqChunks.filter((c) => !tame || c !== "'")), { maxLength: 5 }).map((c) => ({ kind: 'sq' as const, raw: c.join('') })) },
@@ -99,6 +126,7 @@ const pad = (n: number): string => ' '.repeat(n)
 const inline = (s: Scalar, parent: number): { head: string; more: string[] } => {
   switch (s.kind) {
     case 'plain':
+    case 'flow':
       return { head: s.raw, more: [] }
     case 'dq':
       return { head: `"${s.raw}"`, more: [] }
@@ -195,6 +223,13 @@ describe('Yaml.block', () => {
     expect(read).toBeGreaterThan(500)
   })
 
+  it('reads most generated flow collections itself', () => {
+    const sample = fc.sample(flowOf(true), { numRuns: 1000, seed: 7 }).map((f) => `a: ${f}\n`)
+    const read = sample.filter((t) => Yaml.block('m.yaml', t) !== undefined).length
+    expect(read).toBeGreaterThan(500)
+    for (const t of sample) agrees(t)
+  })
+
   it.each([
     ['trailing spaces', 'a: b   \nc: d   # x\n'],
     ['a space before the colon', 'a : b\n"q" : b\n'],
@@ -217,6 +252,11 @@ describe('Yaml.block', () => {
     ['a document start marker and a comment', '---\n# c\na: 1\n'],
     ['a list item with extra spaces', 'a:\n  - x\n  -  y\n'],
     ['a compact map after extra spaces', '-   a: 1\n    b: 2\n'],
+    ['a flow list', 'a: [1, "two", \'three\', x y]\n'],
+    ['a flow map in a list', '- /etc/motd: {ensure: present, content: "hi\\n", mode: "0644"}\n- /tmp: { ensure: directory }\n'],
+    ['nested flow collections', 'a: {b: [1, {c: d}], e: {}, f: []} # c\n'],
+    ['a flow map as a list item', '- {a: 1, b: 2}\n- [x]\n'],
+    ['the empty manifest of the bench', 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n'],
   ])('reads %s as the library does', (_, t) => {
     expect(agrees(t)).toBe(true)
   })
@@ -236,7 +276,13 @@ describe('Yaml.block', () => {
   })
 
   it.each([
-    ['a flow collection', 'a: [1, 2]\n'],
+    ['a flow collection on two lines', 'a: [1,\n  2]\n'],
+    ['a flow map with an empty value', 'a: {b: }\n'],
+    ['a flow map with a trailing comma', 'a: {b: 1,}\n'],
+    ['a flow key without a space after its colon', 'a: {"b":1}\n'],
+    ['a colon inside a flow scalar', 'a: [http://x]\n'],
+    ['a flow collection as a key', '{a: 1}: b\n'],
+    ['a flow collection as the document', '{a: 1}\n'],
     ['an anchor', 'a: &x 1\nb: *x\n'],
     ['a tag', 'a: !!str 1\n'],
     ['a multi-line plain scalar', 'a: b\n  c\n'],

@@ -3,6 +3,7 @@
 // The primitives live in probe.ts, write.ts and tree.ts and throw; this module wires them into a
 // Machine and is the one place where what they throw becomes a Fault value (module "posix", op the
 // primitive, subject the machine path).
+import { readFileSync } from 'node:fs'
 import * as fs from 'node:fs/promises'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
@@ -12,6 +13,7 @@ import type { Accounts, Machine } from '../Machine.js'
 import * as AccountsParser from './accounts.js'
 import * as Confine from './confine.js'
 import * as Observe from './probe.js'
+import * as Prefetch from './prefetch.js'
 import * as Proc from './proc.js'
 import * as Tree from './tree.js'
 import * as Write from './write.js'
@@ -41,7 +43,8 @@ const run =
 /** Reads the host's user and group database (never the root's: ids are the host kernel's). */
 const readAccounts = async (options: Options): Promise<Accounts> => {
   if (options.accounts !== undefined) return AccountsParser.parse(options.accounts.passwd, options.accounts.group)
-  const [passwd, group] = await Promise.all([fs.readFile('/etc/passwd', 'utf8'), fs.readFile('/etc/group', 'utf8')])
+  // read synchronously: two small files, which through the thread pool cost a round trip each on every plan
+  const [passwd, group] = [readFileSync('/etc/passwd', 'utf8'), readFileSync('/etc/group', 'utf8')]
   return AccountsParser.parse(passwd, group)
 }
 
@@ -69,6 +72,7 @@ export const make = (options: Options = {}): Machine => {
     name: 'posix',
     root: confine.root,
     probe: (path, probeOptions) => run('probe', path, () => Observe.probe(confine, path, probeOptions)),
+    prefetch: (manifestBytes) => (Prefetch.wanted(manifestBytes, process.env['PLAIT_PREFETCH']) ? Prefetch.warm(confine.root) : undefined),
     probeAll: (requests) => async () => Observe.probeAll(confine, requests).map((r, i) => (r.ok ? E.right(r.probe) : E.left(Errno.toFault('posix', 'probe', requests[i]!.path, r.error)))),
     accounts: () => () => {
       accounts ??= run('accounts', '/etc/passwd', () => readAccounts(options))().then((r) => {

@@ -60,8 +60,53 @@ const closing = (src: string, from: number, close: string): number => {
   return -1
 }
 
+/**
+ * Parsed expressions by source, shared by every template of a run: manifests repeat the same few
+ * holes (`{{ Data.x }}`) in many values. A syntax tree is immutable, so sharing one is safe; the
+ * memory is bounded by starting afresh when it is full.
+ */
+const expressions = new Map<string, Node>()
+const expressionsLimit = 4096
+
+/** Parses a hole's expression, once per source text while it is remembered. */
+const expression = (source: string): E.Either<ExprError.ExprError, Node> => {
+  const known = expressions.get(source)
+  if (known !== undefined) return E.right(known)
+  const node = Parser.parse(source)
+  if (E.isRight(node)) {
+    if (expressions.size >= expressionsLimit) expressions.clear()
+    expressions.set(source, node.right)
+  }
+  return node
+}
+
+/** The offset of the next `{{` or `${` at or after i, or -1. */
+const nextOpen = (src: string, i: number): number => {
+  const a = src.indexOf('{{', i)
+  const b = src.indexOf('${', i)
+  return a < 0 ? b : b < 0 ? a : Math.min(a, b)
+}
+
+/**
+ * The last templates parsed, by source: a value is often rendered twice in a row (compile first
+ * asks whether it reads a managed file, then renders it). Bounded like `expressions`.
+ */
+const templates = new Map<string, Template>()
+const templatesLimit = 256
+
 /** Splits a template into text and parsed holes; errors carry offsets into the template. */
 export const parse = (src: string): E.Either<ExprError.ExprError, Template> => {
+  const known = templates.get(src)
+  if (known !== undefined) return E.right(known)
+  const parsed = split(src)
+  if (E.isRight(parsed)) {
+    if (templates.size >= templatesLimit) templates.clear()
+    templates.set(src, parsed.right)
+  }
+  return parsed
+}
+
+const split = (src: string): E.Either<ExprError.ExprError, Template> => {
   const parts: Part[] = []
   let text = ''
   let textAt = 0
@@ -70,29 +115,31 @@ export const parse = (src: string): E.Either<ExprError.ExprError, Template> => {
     if (text !== '') parts.push({ _tag: 'Text', text, offset: textAt })
     text = ''
   }
+  /** Adds the text from i to j (exclusive) to the current text part. */
+  const take = (j: number): void => {
+    if (text === '') textAt = i
+    text += src.slice(i, j)
+    i = j
+  }
   while (i < src.length) {
-    let open: '{{' | '${' | undefined
+    const next = nextOpen(src, i)
+    if (next < 0) {
+      take(src.length)
+      break
+    }
+    if (next > i) take(next)
     if (src.startsWith('${{', i)) {
-      if (text === '') textAt = i
-      text += '$'
-      i += 1
+      take(i + 1) // a literal `$`; the `{{` after it opens a hole
       continue
     }
-    if (src.startsWith('{{', i)) open = '{{'
-    else if (src.startsWith('${', i)) open = '${'
-    if (open === undefined) {
-      if (text === '') textAt = i
-      text += src[i]
-      i += 1
-      continue
-    }
+    const open: '{{' | '${' = src.startsWith('{{', i) ? '{{' : '${'
     const close = open === '{{' ? '}}' : '}'
     const start = i + 2
     const end = closing(src, start, close)
     if (end < 0) return E.left(ExprError.syntax(`unterminated ${open}: no closing ${close}`, i))
     const source = src.slice(start, end)
     if (source.trim() === '') return E.left(ExprError.syntax(`empty expression in ${open} ${close}`, i))
-    const node = Parser.parse(source)
+    const node = expression(source)
     if (E.isLeft(node)) return E.left(ExprError.shift(node.left, start))
     flush()
     parts.push({ _tag: 'Hole', node: node.right, source, offset: start, open })
