@@ -1,7 +1,5 @@
 #!/usr/bin/env node
 // main: the plait command line; the one place where errors become exit codes and text.
-import { rename, stat, unlink, writeFile } from 'node:fs/promises'
-import * as nodePath from 'node:path'
 import { Command, CommanderError, Option } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
@@ -29,9 +27,10 @@ import * as Progress from './Progress.js'
 import * as Review from './Review.js'
 import * as CompileCommands from './compileCommands.js'
 import * as Options from './options.js'
+import * as PlanFiles from './planFiles.js'
 import * as FactsCommand from './facts.js'
 import type { Session } from '../interpreters/libral/Session.js'
-import { applyingWith, boltPrepare, boltReferences, planManifest, readHost, secretKeyIn, type FactSource, type Providers } from './pipeline.js'
+import { applyingWith, boltPrepare, boltReferences, planManifest, secretKeyIn, type FactSource, type Providers } from './pipeline.js'
 import * as Sensitive from './sensitive.js'
 import * as Render from './render.js'
 import * as Streams from './streams.js'
@@ -94,36 +93,6 @@ const machineFor = async (o: MachineOptions): Promise<Machine> => {
 
 const stateDirOf = (o: MachineOptions): string => o.stateDir ?? process.env['PLAIT_STATE_DIR'] ?? Apply.defaultStateDir
 
-/**
- * Writes a host file atomically (temp file + rename), so an interrupted --out never leaves half a
- * plan. A directory, or any of the inputs the plan was made from (the manifest, data, facts, files
- * it read), is refused before anything is written; the temp file is removed on every failure.
- */
-const writeAtomic = async (path: string, text: string, inputs: ReadonlyArray<string> = []): Promise<void> => {
-  const target = await stat(path).catch(() => undefined)
-  if (target?.isDirectory() === true) fail([Diagnostic.make('Io', `cannot write ${path}: it is a directory; give a file name, e.g. ${nodePath.join(path, 'plan.json')}`)])
-  if (target !== undefined) {
-    for (const input of inputs) {
-      const st = await stat(input).catch(() => undefined)
-      if (st !== undefined && st.dev === target.dev && st.ino === target.ino) fail([Diagnostic.make('Io', `refusing to write the plan over ${path}: it is ${input === path ? 'an input' : `the same file as the input ${input}`} of this plan`)])
-    }
-  }
-  const tmp = nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${process.pid}.tmp`)
-  try {
-    await writeFile(tmp, text, { mode: 0o600, flag: 'wx' }) // a plan holds file contents: readable by its owner only
-    await rename(tmp, path)
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined)
-    fail([Diagnostic.make('Io', `cannot write ${path}: ${(e as Error).message}`)])
-  }
-}
-
-/** The host files a plan was made from: what `plan --out` must never overwrite. */
-const inputsOf = (manifest: string, plan: Plan.Plan, o: { facts?: string; hiera?: string }): ReadonlyArray<string> => {
-  const dir = nodePath.dirname(manifest)
-  return [manifest, ...(o.facts !== undefined ? [o.facts] : []), ...(o.hiera !== undefined ? [o.hiera] : []), ...plan.inputs.sources.map((x) => nodePath.resolve(dir, x.path))]
-}
-
 const notePending = async (machine: Machine, stateDir: string): Promise<void> => {
   const run = await Recover.inspect(machine, stateDir)
   if (run._tag === 'Unfinished') {
@@ -134,29 +103,9 @@ const notePending = async (machine: Machine, stateDir: string): Promise<void> =>
 }
 
 /** Reads and verifies a saved plan (format, schema, hash). */
-const loadPlan = async (path: string): Promise<Plan.Plan> => {
-  const bytes = await readHost(path)
-  if (E.isLeft(bytes)) return fail([Diagnostic.make('Io', `cannot read plan ${path}: ${bytes.left.description}`)])
-  return orFail(E.mapLeft((d: Diagnostic.Diagnostic) => [d])(PlanFile.parse(path, new TextDecoder().decode(bytes.right))))
-}
+const loadPlan = async (path: string): Promise<Plan.Plan> => orFail(await PlanFiles.load(path))
 
-/**
- * True when a file is a saved plan rather than a manifest: named `*.json`, or a JSON object with a
- * plait `format` field. A damaged plan then gets the plan file's errors, not YAML ones.
- */
-const isPlanFile = async (path: string): Promise<boolean> => {
-  if (path.toLowerCase().endsWith('.json')) return true
-  const bytes = await readHost(path)
-  if (E.isLeft(bytes)) return false
-  const text = new TextDecoder().decode(bytes.right).trimStart()
-  if (!text.startsWith('{')) return false
-  try {
-    const v = JSON.parse(text) as Record<string, unknown>
-    return typeof v['format'] === 'string' && (v['format'] as string).startsWith('plait.plan')
-  } catch {
-    return text.includes('"format"') && text.includes('plait.plan')
-  }
-}
+const isPlanFile = PlanFiles.isPlanFile
 
 const crashHook = (): ((seq: number) => void) | undefined => {
   const n = Number(process.env['PLAIT_CRASH_AT_STEP'])
@@ -239,7 +188,7 @@ program
     const machine = await machineFor(o)
     await notePending(machine, stateDirOf(o))
     const plan = orFail(await planManifest(manifest, machine, version, factSource(o), warn, providersOf(o, sessionOf(machine))))
-    if (o.out !== undefined) await writeAtomic(o.out, PlanFile.serialize(plan), inputsOf(manifest, plan, o))
+    if (o.out !== undefined) orFail(await PlanFiles.writeAtomic(o.out, PlanFile.serialize(plan), PlanFiles.inputsOf(manifest, plan, o)))
     if (o.json === true) out(Terminal.json(PlanFile.serialize(plan)))
     else out(Render.plan(plan, { verbose: o.verbose === true }), Colour.plan)
     if (o.out !== undefined && o.json !== true) out(`Saved the plan to ${o.out}. Apply it with: plait apply ${o.out}${o.root !== undefined ? ` --root ${o.root}` : ''}\n`)
