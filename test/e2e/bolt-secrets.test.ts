@@ -30,6 +30,25 @@ ccm:
             mode: "${mode}"
 `
 
+/**
+ * A Bolt project with two plugins of the test's own: `vault`, a secret plugin whose value is
+ * `values[which]` (default `main`) of its values.json, and `wrap`, a plain one that wraps its `token`
+ * parameter and counts its runs in runs.txt.
+ */
+const vaultProject = (values: Readonly<Record<string, string>>): string => {
+  const project = tempDir()
+  for (const m of ['vault', 'wrap']) {
+    fs.mkdirSync(path.join(project, `modules/${m}/tasks`), { recursive: true })
+    fs.writeFileSync(path.join(project, `modules/${m}/bolt_plugin.json`), '{}\n')
+  }
+  fs.writeFileSync(path.join(project, 'values.json'), JSON.stringify(values))
+  const python = (body: string): string => `#!/usr/bin/env python3\nimport json, sys\np = json.load(sys.stdin)\n${body}\n`
+  fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.py'), python('print(json.dumps({"value": json.load(open("values.json"))[p.get("which", "main")]}))'), { mode: 0o755 })
+  fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+  fs.writeFileSync(path.join(project, 'modules/wrap/tasks/resolve_reference.py'), python('open("runs.txt", "a").write("run\\n")\nprint(json.dumps({"value": "wrapped:" + str(p["token"])}))'), { mode: 0o755 })
+  return project
+}
+
 describe.concurrent('secrets', () => {
   it('createkeys, encrypt and decrypt with pkcs7, then a manifest whose secret never leaves memory', async ({ expect }) => {
     const secret = 'Nk8-e2e-distinctive-secret'
@@ -107,13 +126,7 @@ describe.concurrent('secrets', () => {
   })
 
   it('refuses a saved plan whose secret changed since it was made, before any change', async ({ expect }) => {
-    const project = tempDir()
-    // A secret plugin of our own: its value is the file secret.txt of the project (its working directory).
-    fs.mkdirSync(path.join(project, 'modules/vault/tasks'), { recursive: true })
-    fs.writeFileSync(path.join(project, 'modules/vault/bolt_plugin.json'), '{}\n')
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.sh'), '#!/bin/sh\nprintf \'{"value": "%s"}\' "$(cat secret.txt)"\n', { mode: 0o755 })
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
-    fs.writeFileSync(path.join(project, 'secret.txt'), 'Old-Vault-Secret-41')
+    const project = vaultProject({ main: 'Old-Vault-Secret-41' })
     const s = sandbox()
     fs.mkdirSync(s.at('etc'))
     const m = s.manifest(fileManifest('    _plugin: vault'))
@@ -121,7 +134,7 @@ describe.concurrent('secrets', () => {
     const p = await plait(['plan', m, '--root', s.root, '--project', project, '--out', planFile])
     expect(p.code, show(p)).toBe(0)
     expect(fs.readFileSync(planFile, 'utf8')).not.toContain('Old-Vault-Secret-41')
-    fs.writeFileSync(path.join(project, 'secret.txt'), 'New-Vault-Secret-42')
+    fs.writeFileSync(path.join(project, 'values.json'), JSON.stringify({ main: 'New-Vault-Secret-42' }))
     const a = await plait(['apply', planFile, '--root', s.root, '--project', project])
     expect(a.code, show(a)).toBe(1)
     expect(a.stderr).toContain(`${m}:3:5: the sensitive value of _plugin: vault changed since the plan was made (its digest differs); nothing was applied`)
@@ -129,18 +142,14 @@ describe.concurrent('secrets', () => {
     expect(a.stdout + a.stderr).not.toMatch(/Old-Vault|New-Vault/)
     expect(fs.existsSync(s.at('etc/app.conf'))).toBe(false)
     // the same secret again: the plan applies
-    fs.writeFileSync(path.join(project, 'secret.txt'), 'Old-Vault-Secret-41')
+    fs.writeFileSync(path.join(project, 'values.json'), JSON.stringify({ main: 'Old-Vault-Secret-41' }))
     const ok = await plait(['apply', planFile, '--root', s.root, '--project', project])
     expect(ok.code, show(ok)).toBe(0)
     expect(fs.readFileSync(s.at('etc/app.conf'), 'utf8')).toBe('password=Old-Vault-Secret-41\n')
   })
 
   it('a file holding a secret: the plan keeps no digest of its new or old content a guess could be checked against; apply compares them keyed', async ({ expect }) => {
-    const project = tempDir()
-    fs.mkdirSync(path.join(project, 'modules/vault/tasks'), { recursive: true })
-    fs.writeFileSync(path.join(project, 'modules/vault/bolt_plugin.json'), '{}\n')
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.sh'), '#!/bin/sh\necho \'{"value": "Kd4-New-Secret"}\'\n', { mode: 0o755 })
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+    const project = vaultProject({ main: 'Kd4-New-Secret' })
     const s = sandbox()
     fs.mkdirSync(s.at('etc'))
     const former = 'password=Kd4-Former-Secret\n'
@@ -179,13 +188,8 @@ describe.concurrent('secrets', () => {
   })
 
   it('a secret with several lines, spaces or escaped characters is hidden in each form it takes: diff lines, output lines, trimmed excerpts, escapes', async ({ expect }) => {
-    const project = tempDir()
-    fs.mkdirSync(path.join(project, 'modules/vault/tasks'), { recursive: true })
-    fs.writeFileSync(path.join(project, 'modules/vault/bolt_plugin.json'), '{}\n')
     const value = '  Ml-First <Line> & co\nMl-Second-Line\n'
-    fs.writeFileSync(path.join(project, 'value.json'), JSON.stringify({ value }))
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.sh'), '#!/bin/sh\ncat value.json\n', { mode: 0o755 })
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+    const project = vaultProject({ main: value })
     const s = sandbox()
     fs.mkdirSync(s.at('etc'))
     fs.writeFileSync(s.at('etc/app.conf'), 'old\n', { mode: 0o600 })
@@ -220,11 +224,7 @@ ccm:
   })
 
   it('a command holding a secret: its output, a failure and a journal left by a crash never show it', async ({ expect }) => {
-    const project = tempDir()
-    fs.mkdirSync(path.join(project, 'modules/vault/tasks'), { recursive: true })
-    fs.writeFileSync(path.join(project, 'modules/vault/bolt_plugin.json'), '{}\n')
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.sh'), '#!/bin/sh\necho \'{"value": "Cmd-Secret-63"}\'\n', { mode: 0o755 })
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+    const project = vaultProject({ main: 'Cmd-Secret-63' })
     const s = sandbox()
     const m = s.manifest(`data:
   pw:
@@ -249,11 +249,7 @@ ccm:
   })
 
   it('an error about a sensitive value never quotes it', async ({ expect }) => {
-    const project = tempDir()
-    fs.mkdirSync(path.join(project, 'modules/vault/tasks'), { recursive: true })
-    fs.writeFileSync(path.join(project, 'modules/vault/bolt_plugin.json'), '{}\n')
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.sh'), '#!/bin/sh\necho \'{"value": "Mode-Secret-77"}\'\n', { mode: 0o755 })
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_encrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
+    const project = vaultProject({ main: 'Mode-Secret-77' })
     const s = sandbox()
     const m = s.manifest(fileManifest('    _plugin: vault', 'x', "{{ lookup('data.pw') }}"))
     const r = await plait(['plan', m, '--root', s.root, '--project', project])
@@ -378,20 +374,6 @@ describe.concurrent("the pkcs7 plugin's deprecated keys", () => {
 
 describe.concurrent('secrets: what compile and check print, the plugin cache and rollback plans', () => {
   /** A project whose secret plugin `vault` gives values[which] (default `main`), and whose plain plugin `wrap` gives `wrapped:` and its token, noting each run in runs.txt. */
-  const vaultProject = (values: Readonly<Record<string, string>>): string => {
-    const project = tempDir()
-    for (const m of ['vault', 'wrap']) {
-      fs.mkdirSync(path.join(project, `modules/${m}/tasks`), { recursive: true })
-      fs.writeFileSync(path.join(project, `modules/${m}/bolt_plugin.json`), '{}\n')
-    }
-    fs.writeFileSync(path.join(project, 'values.json'), JSON.stringify(values))
-    const python = (body: string): string => `#!/usr/bin/env python3\nimport json, sys\np = json.load(sys.stdin)\n${body}\n`
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/resolve_reference.py'), python('print(json.dumps({"value": json.load(open("values.json"))[p.get("which", "main")]}))'), { mode: 0o755 })
-    fs.writeFileSync(path.join(project, 'modules/vault/tasks/secret_decrypt.sh'), '#!/bin/sh\necho \'{"value": ""}\'\n', { mode: 0o755 })
-    fs.writeFileSync(path.join(project, 'modules/wrap/tasks/resolve_reference.py'), python('open("runs.txt", "a").write("run\\n")\nprint(json.dumps({"value": "wrapped:" + str(p["token"])}))'), { mode: 0o755 })
-    return project
-  }
-
   it('compile, text and --json, hides a secret before a long content is cut short or escaped: no start of it shows', async ({ expect }) => {
     const long = 'Lg7-abcdefghijklmnopqrstuvwxyz-0123456789-LongSecret'
     const escaped = 'Qb5"\u202eBidi\\Secret'
