@@ -74,9 +74,31 @@ const onePerKey = (ds: ReadonlyArray<Diagnostic.Diagnostic>): Diagnostic.Diagnos
   })
 }
 
+/** True when a line of a text has a `#` before an `@` (as /#[^\n]*@/ tests): a comment may hold an annotation. Each line is looked at a few times at most. */
+export const commentHasAt = (text: string): boolean => {
+  for (let at = text.indexOf('@'); at >= 0; ) {
+    const start = text.lastIndexOf('\n', at) + 1
+    const newline = text.indexOf('\n', at)
+    const end = newline < 0 ? text.length : newline
+    const lastAt = text.lastIndexOf('@', end - 1)
+    for (let i = start; i < lastAt; i++) if (text.charCodeAt(i) === HASH) return true
+    if (newline < 0) return false
+    at = text.indexOf('@', end)
+  }
+  return false
+}
+
+const HASH = 35
+
+/** A raw resource's first entry of a key. */
+const entryOf = (raw: Manifest.RawResource, key: string): Node.Entry | undefined => {
+  for (const e of raw.props) if (e.key === key) return e
+  return undefined
+}
+
 /** The `provider:` a raw resource gives, when it is a plain string (templates are not resolved here). */
 const providerOf = (raw: Manifest.RawResource): string | undefined => {
-  const e = raw.props.find((p) => p.key === 'provider')
+  const e = entryOf(raw, 'provider')
   return e !== undefined && e.value._tag === 'Scalar' && typeof e.value.value === 'string' ? e.value.value : undefined
 }
 
@@ -194,7 +216,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   const warnings: Diagnostic.Diagnostic[] = []
   // Without an "@" in a comment there can be no annotation: skip the second parse (1.6 s at 10k resources).
   for (const doc of [{ file, text }, ...(inputs.hiera !== undefined ? [inputs.hiera] : [])]) {
-    if (m.dataNode === undefined || !/#[^\n]*@/.test(doc.text)) continue
+    if (m.dataNode === undefined || !commentHasAt(doc.text)) continue
     const annotations = Annotations.extract(doc.file, doc.text)
     if (E.isLeft(annotations)) problems.push(...annotations.left)
     else {
@@ -223,33 +245,41 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   const scope = m.scope
   const resources: Resource[] = []
   const seen = new Map<string, Resource>()
-  // The files earlier file resources manage, by host path, for deferring values that read them.
+  // The files earlier file resources manage, by machine path, for deferring values that read them
+  // (a host path is the root's path and the machine path: no string is made per resource to key it).
   const managed = new Map<string, { readonly id: string; readonly path: string }>()
   const machineRoot = inputs.root ?? '/'
-  const deferral: Deferral.Deferral = { managedAt: (hostPath) => managed.get(hostPath), snapshot: snapshotOf(inputs, m.data) }
+  const managedAt = (hostPath: string) =>
+    machineRoot === '/' ? managed.get(hostPath) : hostPath.startsWith(machineRoot) ? managed.get(hostPath.slice(machineRoot.length)) : undefined
+  const deferral: Deferral.Deferral = { managedAt, snapshot: snapshotOf(inputs, m.data) }
   const decodeEnv = { scope, baseDir, deferral }
   // Every id and alias (bare, and as `type#alias`, which CCM matches within the type), to tell a
   // reference to a later resource from one to nothing.
   const everyName = new Map<string, number>()
   const everyTyped = new Map<string, number>()
+  // Each resource's id, made once (a made string is hashed anew by every map it is looked up in).
+  const idOf = m.resources.map((raw) => ResourceId.make(raw.type, raw.name))
   m.resources.forEach((raw, i) => {
-    const id = ResourceId.make(raw.type, raw.name)
+    const id = idOf[i]!
     if (!everyName.has(id)) everyName.set(id, i)
-    const alias = raw.props.find((e) => e.key === 'alias')
+    const alias = entryOf(raw, 'alias')
     if (alias !== undefined && alias.value._tag === 'Scalar' && typeof alias.value.value === 'string') {
       if (!everyName.has(alias.value.value)) everyName.set(alias.value.value, i)
       const typed = ResourceId.make(raw.type, alias.value.value)
       if (!everyTyped.has(typed)) everyTyped.set(typed, i)
     }
   })
-  const ids = new Set(m.resources.map((raw) => ResourceId.make(raw.type, raw.name)))
+  const ids = new Set(idOf)
   const earlier = new Map<string, string>() // id or alias → id
   const earlierTyped = new Map<string, string>() // `type#alias` → id
   const links = new Map<string, CatalogLinks>()
   const subscribing = types.names.filter((n) => types.lookup(n, undefined)?.subscribes === true)
   for (const [index, whole] of m.resources.entries()) {
-    const split = Properties.decode(whole, scope, { accepts: types.lookup(whole.type, providerOf(whole))?.subscribes === true, kinds: subscribing })
-    const id = ResourceId.make(whole.type, whole.name)
+    // `provider` is not a common property: the rest names the same provider as the whole.
+    const provider = providerOf(whole)
+    const type = types.lookup(whole.type, provider)
+    const split = Properties.decode(whole, scope, { accepts: type?.subscribes === true, kinds: subscribing })
+    const id = idOf[index]!
     problems.push(...split.problems.map(Diagnostic.withResource(id)))
     const resolve = (refs: ReadonlyArray<Properties.Ref>, key: string): string[] =>
       refs.flatMap((r) => {
@@ -288,7 +318,6 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     if (alias !== undefined && !earlier.has(alias.text) && !ids.has(alias.text)) earlier.set(alias.text, id)
     if (alias !== undefined && !earlierTyped.has(ResourceId.make(whole.type, alias.text))) earlierTyped.set(ResourceId.make(whole.type, alias.text), id)
     // The type decodes it: plait's own, unless its `provider:` names a plugin's by its full name; or a plugin's type.
-    const type = types.lookup(raw.type, providerOf(raw))
     if (type === undefined) continue // an unknown type: reported once for its group, above
     const decoded: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> = type.decode(raw, decodeEnv)
     // A resource its control skips keeps only its name: its properties are checked for unknown keys, never resolved.
@@ -315,7 +344,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     seen.set(spec.right.id, spec.right)
     resources.push(spec.right)
     const path = spec.right._tag === 'skipped' ? undefined : type.manages?.(spec.right)
-    if (path !== undefined) managed.set(machineRoot === '/' ? path : machineRoot + path, { id: spec.right.id, path })
+    if (path !== undefined) managed.set(path, { id: spec.right.id, path })
   }
   if (problems.length > 0) return E.left(onePerKey(problems).sort(Diagnostic.compare))
   const catalog: Catalog = {

@@ -5,7 +5,8 @@
 export const memo = <A>(f: (key: string) => A): ((key: string) => A) => {
   const seen = new Map<string, A>()
   return (key) => {
-    if (seen.has(key)) return seen.get(key) as A
+    const known = seen.get(key)
+    if (known !== undefined || seen.has(key)) return known as A
     const a = f(key)
     seen.set(key, a)
     return a

@@ -23,8 +23,25 @@ export const normalize = (p: string): string => {
   return abs ? '/' + body : body === '' ? '.' : body
 }
 
-/** True for an absolute path that normalizes to itself (no `.`, `..`, `//` or trailing slash). */
-export const isCleanAbsolute = (p: string): boolean => isAbsolute(p) && normalize(p) === p
+const SLASH = 47
+const DOT = 46
+
+/**
+ * True for an absolute path that normalizes to itself (no `.`, `..`, `//` or trailing slash): "/",
+ * or "/" and segments none of which is empty, "." or "..". One scan, no array (it runs per resource).
+ */
+export const isCleanAbsolute = (p: string): boolean => {
+  if (p.charCodeAt(0) !== SLASH) return false
+  if (p.length === 1) return true
+  let start = 1
+  for (let i = 1; i <= p.length; i++) {
+    if (i < p.length && p.charCodeAt(i) !== SLASH) continue
+    const n = i - start
+    if (n === 0 || (p.charCodeAt(start) === DOT && (n === 1 || (n === 2 && p.charCodeAt(start + 1) === DOT)))) return false
+    start = i + 1
+  }
+  return true
+}
 
 /** Joins a base directory and a path; an absolute path is returned as it is (normalized). */
 export const resolve = (base: string, p: string): string => normalize(isAbsolute(p) ? p : `${base}/${p}`)

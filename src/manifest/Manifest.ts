@@ -245,6 +245,7 @@ const decodeResources = (
 
 /** Defaults first, then the item's own properties; an own property replaces a default of the same key. */
 const merge = (defaults: ReadonlyArray<Node.Entry>, own: ReadonlyArray<Node.Entry>): ReadonlyArray<Node.Entry> => {
+  if (defaults.length === 0) return own // no defaults: the item's own entries, as they are (both are read-only)
   const ownKeys = new Set(own.map((e) => e.key))
   return [...defaults.filter((d) => !ownKeys.has(d.key)), ...own]
 }

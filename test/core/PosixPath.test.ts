@@ -17,6 +17,10 @@ describe('PosixPath', () => {
     expect(PosixPath.basename('/a/b.c')).toBe('b.c')
   })
 
+  fcTest.prop([fc.oneof(path, fc.stringMatching(/^[/.a]{0,12}$/))])('isCleanAbsolute holds exactly for an absolute path that normalizes to itself', (p) => {
+    expect(PosixPath.isCleanAbsolute(p)).toBe(PosixPath.isAbsolute(p) && PosixPath.normalize(p) === p)
+  })
+
   fcTest.prop([path])('normalize is idempotent and gives a clean absolute path', (p) => {
     const n = PosixPath.normalize(p)
     expect(PosixPath.normalize(n)).toBe(n)

@@ -10,6 +10,7 @@ import type * as Deferred from '../../core/Deferred.js'
 import type { RawResource, Scope } from '../../manifest/Manifest.js'
 import * as Deferral from '../Deferral.js'
 import * as Node from '../../manifest/Node.js'
+import * as TemplateSyntax from '../../manifest/expr/TemplateSyntax.js'
 
 // model
 
@@ -44,12 +45,22 @@ export const maxId = 2 ** 32 - 2
 export const keys = ['ensure', 'content', 'source', 'owner', 'group', 'mode', 'force', 'provider'] as const
 
 const principalPattern = /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,31}\$?$/
+const digits = /^[0-9]+$/
+const required = ['owner', 'group', 'mode'] as const // unless ensure is absent
+
+/** True when an entry of `props` has the key `k`. */
+const hasKey = (props: RawResource['props'], k: string): boolean => {
+  for (const e of props) if (e.key === k) return true
+  return false
+}
 
 // decoding
 
 
 /** The deferred form of a `content` value, when its template reads a file an earlier resource manages. */
 const deferContent = (e: Node.Entry, scope: Scope, baseDir: string, deferral: Deferral.Deferral | undefined): Deferred.Deferred | undefined => {
+  // Text without a hole reads nothing (the probe would render it to find that out): most contents.
+  if (e.value._tag === 'Scalar' && TemplateSyntax.isPlain(e.value.text)) return undefined
   const p = Deferral.probe(e.value, scope, baseDir, deferral)
   if (p === undefined || deferral === undefined) return undefined
   return {
@@ -133,7 +144,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string, deferral
           fail('Validation', `${e.key} "${v}" is not a valid ${e.key === 'owner' ? 'user' : 'group'} name or numeric id`, e.value.at)
           break
         }
-        if (/^[0-9]+$/.test(v) && Number(v) > maxId) {
+        if (digits.test(v) && Number(v) > maxId) {
           fail('Validation', `${e.key} ${v} is out of range: numeric ids go from 0 to ${maxId} (${maxId + 1} is the kernel's "no id")`, e.value.at)
           break
         }
@@ -167,9 +178,8 @@ export const decode = (raw: RawResource, scope: Scope, baseDir: string, deferral
   }
   // With an invalid ensure, whether owner, group and mode are required is unknown: say only what is wrong.
   if (ensure !== 'absent' && ensureValid) {
-    const given = new Set(raw.props.map((e) => e.key))
-    for (const k of ['owner', 'group', 'mode'] as const) {
-      if (!given.has(k)) {
+    for (const k of required) {
+      if (!hasKey(raw.props, k)) {
         fail('Validation', `${k} is required unless ensure is absent`, raw.nameAt, 'plait, like CCM, never creates files with default or inherited permissions')
       }
     }
