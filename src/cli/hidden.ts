@@ -3,12 +3,11 @@
 // (`deep`), before anything is cut short or escaped to be shown, and the printed text is hidden
 // again (`text`): every form a secret takes there (its lines, trimmed, escaped as JSON or for a
 // terminal, both), and what is left of one where a text was cut short with `…`.
-import * as Terminal from '../core/Terminal.js'
 import * as Resolve from '../load/resolve.js'
 
 // model
 
-/** The texts a run must never show: each sensitive value's texts (Resolve.texts), non-empty. */
+/** The texts a run must never show, as they are (non-empty); each is hidden in every form Resolve.forms gives. */
 export type Secrets = ReadonlyArray<string>
 
 /** What stands for a sensitive text. */
@@ -19,21 +18,15 @@ export const ellipsis = '…'
 
 // constructors
 
-/** The sensitive texts of a run's references (none when no secret plugin answered). */
-export const secretsOf = (resolved: ReadonlyArray<Resolve.Resolved>): Secrets => [...new Set(resolved.filter((r) => r.sensitive).flatMap((r) => Resolve.texts(r.value)))].filter((x) => x !== '')
-
-/** Each secret with the forms it takes once escaped as JSON, for a terminal, or both (the escapes stack: a terminal field of a JSON string). */
-export const shownForms = (secrets: Secrets): Secrets => {
-  const json = (s: string): string => JSON.stringify(s).slice(1, -1)
-  return [...new Set(secrets.flatMap((s) => [s, json(s), Terminal.field(s), Terminal.text(s), Terminal.field(json(s)), Terminal.json(json(s))]))].filter((x) => x !== '')
-}
+/** The sensitive values of a run's references, as they are (`text` takes their forms: Resolve.forms); none when no secret plugin answered. */
+export const secretsOf = (resolved: ReadonlyArray<Resolve.Resolved>): Secrets => [...new Set(resolved.filter((r) => r.sensitive).flatMap((r) => Resolve.values(r.value)))].filter((x) => x !== '')
 
 // combinators
 
 /** A text with every form of every secret shown as `[sensitive]`, then any end of a secret's form left before a `…`. */
 export const text = (secrets: Secrets): ((s: string) => string) => {
   if (secrets.length === 0) return (s) => s
-  const forms = shownForms(secrets)
+  const forms = [...new Set(secrets.flatMap(Resolve.forms))]
   return (s) => cutShort(forms, Resolve.hide(forms, s))
 }
 

@@ -93,30 +93,30 @@ export const minForm = 4
 /**
  * A sensitive text and the forms it takes on its way to a terminal or a file, so that redacting
  * each form catches it where it is split, trimmed or escaped: each of its lines (a diff, a
- * command's output line by line), trimmed (an excerpt of stderr), and escaped as JSON, as the
- * expression language's toJSON writes it, and as a terminal field shows it. Derived forms shorter
- * than `minForm` are left out.
+ * command's output line by line) and trimmed (an excerpt of stderr), each of those escaped as
+ * JSON, as the expression language's toJSON writes it, as a terminal field or text shows it, and
+ * both (a terminal field of a JSON string). Lines and trimmed forms shorter than `minForm` are
+ * left out; an escape is kept whatever its length (it is as long as what it escapes, or longer).
  */
 export const forms = (t: string): ReadonlyArray<string> => {
   const out = [t]
-  const add = (f: string): void => {
-    if (f !== t && f.length >= minForm && !out.includes(f)) out.push(f)
+  const add = (f: string, min: number): void => {
+    if (f !== '' && f.length >= min && !out.includes(f)) out.push(f)
   }
-  add(t.trim())
+  add(t.trim(), minForm)
   for (const line of t.split(/\r?\n/)) {
-    add(line)
-    add(line.trim())
+    add(line, minForm)
+    add(line.trim(), minForm)
   }
   for (const f of [...out]) {
-    add(JSON.stringify(f).slice(1, -1))
-    add(Json.quote(f).slice(1, -1))
-    add(Terminal.field(f))
-    add(Terminal.text(f))
+    const json = JSON.stringify(f).slice(1, -1)
+    for (const escaped of [json, Json.quote(f).slice(1, -1), Terminal.field(f), Terminal.text(f), Terminal.field(json), Terminal.json(json)]) add(escaped, 0)
   }
   return out
 }
 
-const values = (v: unknown): ReadonlyArray<string> => {
+/** The strings and numbers of a value, as they are (numbers as JSON writes them): what `texts` takes the forms of. */
+export const values = (v: unknown): ReadonlyArray<string> => {
   if (typeof v === 'string') return [v]
   if (typeof v === 'number') return [String(v)]
   if (Array.isArray(v)) return v.flatMap(values)
