@@ -80,40 +80,49 @@ export const holdsSecrets = (plan: Plan.Plan): boolean => (plan.inputs.plugins ?
 export const reveal = async (plan: Plan.Plan, resolvers: () => Promise<E.Either<Diagnostics, Resolve.Resolvers>>, key?: KeySource): Promise<E.Either<Diagnostics, Revealed>> => {
   if (!holdsSecrets(plan)) {
     // A plan with no sensitive value may still key the digests of a path that holds one (a rollback's, see cli/history.ts).
-    const keyedIds = Keyed.carriersOf(plan)
-    if (keyedIds.size === 0) return E.right({ plan, redact: (v) => v, sameDigest: Plan.sameDigest })
-    const got = key === undefined ? E.left('this command has no key of sensitive values') : await key()
-    if (E.isLeft(got)) return E.left([Diagnostic.make('Io', `the plan keys the digests of paths that hold sensitive values, which needs the host's key: ${got.left}`, { hint: 'apply with the --state-dir the plan was made with' })])
-    const restored = Keyed.restore(plan, got.right)
-    if (E.isLeft(restored)) return E.left(restored.left.map((why) => Diagnostic.make('PlanFile', `${why}; nothing was applied`, { hint: 'a plan is applied on the host that made it (its key digests the values); make and review a new plan' })))
-    const k = got.right
-    return E.right({ plan: restored.right, redact: (v) => Keyed.shown(v, keyedIds, k), sameDigest: Keyed.same(k) })
+    if (Keyed.carriersOf(plan).size === 0) return E.right({ plan, redact: (v) => v, sameDigest: Plan.sameDigest })
+    const k = await hostKey(key, "the plan keys the digests of paths that hold sensitive values, which needs the host's key")
+    return E.isLeft(k) ? k : keyedReveal(plan, plan, k.right, (v) => v)
   }
   let secrets = sealed.get(plan)
   if (secrets === undefined) {
-    const got = key === undefined ? E.left('this command has no key of sensitive values') : await key()
-    if (E.isLeft(got)) return E.left([Diagnostic.make('Io', `the plan holds sensitive values, whose digests need the host's key: ${got.left}`, { hint: 'apply with the --state-dir the plan was made with' })])
+    const k = await hostKey(key, "the plan holds sensitive values, whose digests need the host's key")
+    if (E.isLeft(k)) return k
     const table = await resolvers()
     if (E.isLeft(table)) return table
-    const again = await resolveAgain(plan, table.right, got.right)
+    const again = await resolveAgain(plan, table.right, k.right)
     if (E.isLeft(again)) return again
-    secrets = { values: again.right, key: got.right }
+    secrets = { values: again.right, key: k.right }
   }
   const open = Redact.reveal(plan, secrets)
   if (open.unknown.length > 0) {
     return E.left([
-      Diagnostic.make('PlanFile', `the plan holds ${open.unknown.length} sensitive value${open.unknown.length === 1 ? '' : 's'} (${open.unknown.slice(0, 3).join(', ')}) that none of its references gives now; nothing was applied`, {
-        hint: 'a plan is applied on the host that made it (its key digests the values); make and review a new plan',
-      }),
+      Diagnostic.make('PlanFile', `the plan holds ${open.unknown.length} sensitive value${open.unknown.length === 1 ? '' : 's'} (${open.unknown.slice(0, 3).join(', ')}) that none of its references gives now; nothing was applied`, { hint: otherHost }),
     ])
   }
-  const restored = Keyed.restore(open.value, secrets.key)
-  if (E.isLeft(restored)) {
-    return E.left(restored.left.map((why) => Diagnostic.make('PlanFile', `${why}; nothing was applied`, { hint: 'a plan is applied on the host that made it (its key digests the values); make and review a new plan' })))
-  }
   const s = secrets
+  return keyedReveal(plan, open.value, s.key, (v) => Redact.value(v, s))
+}
+
+/** What to do with a plan whose digests need another key. */
+const otherHost = 'a plan is applied on the host that made it (its key digests the values); make and review a new plan'
+
+/** The host's key of sensitive digests, or why a plan that needs it (`what`) cannot be applied. */
+const hostKey = async (key: KeySource | undefined, what: string): Promise<E.Either<Diagnostics, Uint8Array>> => {
+  const got = key === undefined ? E.left('this command has no key of sensitive values') : await key()
+  return E.isLeft(got) ? E.left([Diagnostic.make('Io', `${what}: ${got.left}`, { hint: 'apply with the --state-dir the plan was made with' })]) : got
+}
+
+/**
+ * A plan ready for the executor: `clear` (the plan, its markers revealed) with its keyed desired
+ * digests restored (Keyed.restore, refused when one keys none of its steps' digests), what is shown
+ * of its carriers keyed after `redact`, and its keyed observed digests compared keyed.
+ */
+const keyedReveal = (plan: Plan.Plan, clear: Plan.Plan, key: Uint8Array, redact: <A>(v: A) => A): E.Either<Diagnostics, Revealed> => {
+  const restored = Keyed.restore(clear, key)
+  if (E.isLeft(restored)) return E.left(restored.left.map((why) => Diagnostic.make('PlanFile', `${why}; nothing was applied`, { hint: otherHost })))
   const carriers = Keyed.carriersOf(plan)
-  return E.right({ plan: restored.right, redact: (v) => Keyed.shown(Redact.value(v, s), carriers, s.key), sameDigest: Keyed.same(s.key) })
+  return E.right({ plan: restored.right, redact: (v) => Keyed.shown(redact(v), carriers, key), sameDigest: Keyed.same(key) })
 }
 
 /** The texts of the plan's sensitive references, resolved again; or every reference that failed or whose value changed. */
