@@ -1,8 +1,6 @@
 // history: `plait history` lists the generations applies recorded (and prunes old ones);
 // `plait rollback --to N` makes an ordinary plan that puts the files back as they were right after
 // generation N, for review, `plait show` and `plait apply` like any other (docs/generations.md).
-import { rename, stat, unlink, writeFile } from 'node:fs/promises'
-import * as nodePath from 'node:path'
 import { Command, CommanderError, Option } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
@@ -57,19 +55,6 @@ const listed = async (machine: Machine, stateDir: string): Promise<Generations.L
 const wholeNumber = (flag: string, v: string, min: number): number => {
   const n = /^[0-9]{1,15}$/.test(v) ? Number(v) : NaN
   return Number.isSafeInteger(n) && n >= min ? n : failWith(`${flag} ${v}: expected a whole number from ${min}`)
-}
-
-/** Writes a host file atomically (temp file and rename, mode 0600: a plan holds file contents). */
-const writeAtomic = async (path: string, text: string): Promise<void> => {
-  if ((await stat(path).catch(() => undefined))?.isDirectory() === true) failWith(`cannot write ${path}: it is a directory`)
-  const tmp = nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${process.pid}.tmp`)
-  try {
-    await writeFile(tmp, text, { mode: 0o600, flag: 'wx' })
-    await rename(tmp, path)
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined)
-    fail([Diagnostic.make('Io', `cannot write ${path}: ${(e as Error).message}`)])
-  }
 }
 
 /**
@@ -139,7 +124,10 @@ export const register = (program: Command): void => {
       if (E.isLeft(plan)) return fail(plan.left)
       const PlanFile = await import('../planfile/PlanFile.js')
       const text = PlanFile.serialize(plan.right)
-      if (o.out !== undefined) await writeAtomic(o.out, text)
+      if (o.out !== undefined) {
+        const written = await (await import('./planFiles.js')).writeAtomic(o.out, text)
+        if (E.isLeft(written)) return fail(written.left)
+      }
       if (o.json === true) {
         Streams.out(Terminal.json(text))
         if (plan.right.preMessage !== undefined) Streams.err(`${Terminal.text(plan.right.preMessage)}\n`)
