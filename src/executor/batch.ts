@@ -12,7 +12,7 @@ import * as Run from '../observe/run.js'
 import * as Registry from '../types/registry.js'
 import * as Pool from './pool.js'
 import { rollback, type Done } from './rollback.js'
-import { failed, outcomeOf, succeeded, type RunState } from './runState.js'
+import { failed, outcomeOf, prepareStep, succeeded, type RunState } from './runState.js'
 import * as Writer from './writer.js'
 
 /** Temp files written, and directories fsynced, at once. */
@@ -136,7 +136,7 @@ export const collector = (st: RunState, cap: number, alone: (r: Plan.ResourcePla
 
 /** Runs a batch (see the module's head): prepare and journal, stage, then each resource in turn, then fsync the directories. */
 const runBatch = async (st: RunState, members: ReadonlyArray<Member>): Promise<void> => {
-  const { machine, options, journal } = st
+  const { machine, journal } = st
   // 1. Every step's undo prepared (backups copied) and its record noted, then one durable append.
   const prepared = new Map<Member, { readonly steps: Prepared[]; readonly error?: string }>()
   // every path probed in one pass (a failed probe is asked again, alone, by its prepare)
@@ -148,17 +148,14 @@ const runBatch = async (st: RunState, members: ReadonlyArray<Member>): Promise<v
     const first = at
     at += m.steps.length
     for (const [k, { step, family, facts }] of m.steps.entries()) {
-      st.seq += 1
-      const seq = st.seq
-      const what = options.redact?.(family.describe(step)) ?? family.describe(step)
       const before = probes[first + k]!
-      const undo = await family.prepare(step, `${st.state.backups}/${seq}`, E.isRight(before) ? before.right : undefined)
-      if (E.isLeft(undo)) {
-        error = `cannot back up before ${what}: ${Fault.render(undo.left)}`
+      const ready = await prepareStep(st, m.r.id, step, family, E.isRight(before) ? before.right : undefined)
+      if (E.isLeft(ready)) {
+        error = ready.left
         break
       }
-      const temp = family.temp?.(step, machine.pid(), seq)
-      steps.push({ seq, step, family, facts, what, done: { id: m.r.id, what, undo: undo.right, temp } })
+      const { seq, ...done } = ready.right
+      steps.push({ seq, step, family, facts, what: done.what, done })
     }
     // a resource whose backup failed journals nothing ahead: it fails at its turn, having begun nothing
     if (error !== undefined) prepared.set(m, { steps: [], error })

@@ -2,7 +2,6 @@
 // steps journaled and run (a run of independent file steps as one batch: batch.ts), verification,
 // health checks, and the end of the run (commit, generation, clearing the journal).
 import * as E from 'fp-ts/lib/Either.js'
-import * as Fault from '../core/Fault.js'
 import * as Plan from '../core/Plan.js'
 import type { Accounts } from '../core/Probe.js'
 import * as Undo from '../interpreters/files/undo.js'
@@ -18,7 +17,7 @@ import type { Options } from './Options.js'
 import * as Recover from './recover.js'
 import type { Report } from './Report.js'
 import type { Done } from './rollback.js'
-import { failed, outcomeOf, succeeded, type RunState } from './runState.js'
+import { failed, outcomeOf, prepareStep, succeeded, type RunState } from './runState.js'
 import * as Writer from './writer.js'
 
 /** The plan's interpreters, and what the staleness check found of each resource now (its steps' starting point). */
@@ -113,25 +112,22 @@ const resource = async (st: RunState, r: Plan.ResourcePlan, unmet: Set<string>):
   const done: Done[] = []
   let unchanged = 0 // steps whose interpreter found nothing to change (a Holo plugin's "not changed")
   for (const step of error === undefined ? steps : []) {
-    st.seq += 1
-    const seq = st.seq
     const family = st.familyFor(step._tag)
-    const what = options.redact?.(family.describe(step)) ?? family.describe(step)
-    const undo = await family.prepare(step, `${st.state.backups}/${seq}`)
-    if (E.isLeft(undo)) {
-      error = `cannot back up before ${what}: ${Fault.render(undo.left)}`
+    const prepared = await prepareStep(st, r.id, step, family)
+    if (E.isLeft(prepared)) {
+      error = prepared.left
       break
     }
-    const temp = family.temp?.(step, machine.pid(), seq)
+    const { seq, what, undo, temp } = prepared.right
     // The one durable point before a mutation: this record, with every record noted since the last.
-    await journal.sync({ _tag: 'step', seq, id: r.id, what, undo: undo.right, ...(temp !== undefined ? { temp } : {}) })
-    done.push({ id: r.id, what, undo: undo.right, temp })
+    await journal.sync({ _tag: 'step', seq, id: r.id, what, undo, ...(temp !== undefined ? { temp } : {}) })
+    done.push({ id: r.id, what, undo, temp })
     if (options.afterStepStart !== undefined) await options.afterStepStart(seq)
     const result = await family.run(step, { id: r.id, now: st.now.get(r.id), output: after, ...(temp !== undefined ? { temp } : {}) })
     if (E.isLeft(result)) {
       error = `${what} failed: ${family.failure(result.left)}`
       // A command or provider update that started may have done something: it is listed as run, and there is nothing to roll back.
-      if (Undo.irreversible(undo.right)) {
+      if (Undo.irreversible(undo)) {
         done.pop()
         st.irreversible.push(`${r.id}: ${what} (it failed)`)
       }
@@ -139,7 +135,7 @@ const resource = async (st: RunState, r: Plan.ResourcePlan, unmet: Set<string>):
     }
     journal.note({ _tag: 'done', seq })
     if ((result.right as { readonly unchanged?: unknown } | undefined)?.unchanged === true) unchanged += 1
-    if (Undo.irreversible(undo.right)) st.irreversible.push(`${r.id}: ${what}`)
+    if (Undo.irreversible(undo)) st.irreversible.push(`${r.id}: ${what}`)
   }
   if (error === undefined) {
     const misses = await Run.run(type.verify(expected), st.requests)

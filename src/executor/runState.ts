@@ -1,9 +1,11 @@
 // runState: what a run keeps as it goes (outcomes, applied steps, the journal) and how a resource
 // ends: recorded as ended, or failed and rolled back (all of the run's steps, with --atomic). The
 // run loop (run.ts) and batches (batch.ts) end their resources through here.
+import * as E from 'fp-ts/lib/Either.js'
+import * as Fault from '../core/Fault.js'
 import type { Families } from '../core/Observation.js'
 import type * as Plan from '../core/Plan.js'
-import type { Accounts } from '../core/Probe.js'
+import type { Accounts, Probe } from '../core/Probe.js'
 import type { Machine } from '../interpreters/Machine.js'
 import type { StepFamily } from '../interpreters/steps.js'
 import type { Options } from './Options.js'
@@ -47,6 +49,20 @@ export interface RunState {
 
 /** The outcome of a resource so far (by id). */
 export const outcomeOf = (st: RunState, id: string): Outcome | undefined => st.outcomes.find((o) => o.id === id)?.outcome
+
+/**
+ * Numbers the next step of the run and prepares its undo (a backup of what it will replace, `before`
+ * when its path was probed already): the step as the journal records it (`what` redacted), or why
+ * it cannot be backed up.
+ */
+export const prepareStep = async (st: RunState, id: string, step: Plan.Step, family: StepFamily, before?: Probe): Promise<E.Either<string, Done & { readonly seq: number }>> => {
+  st.seq += 1
+  const seq = st.seq
+  const what = st.options.redact?.(family.describe(step)) ?? family.describe(step)
+  const undo = await family.prepare(step, `${st.state.backups}/${seq}`, before)
+  if (E.isLeft(undo)) return E.left(`cannot back up before ${what}: ${Fault.render(undo.left)}`)
+  return E.right({ seq, id, what, undo: undo.right, temp: family.temp?.(step, st.machine.pid(), seq) })
+}
 
 /** A resource ended well: its `end` is noted and its steps join what --atomic would undo. */
 export const succeeded = (st: RunState, id: string, done: ReadonlyArray<Done>, outcome: 'changed' | 'stable', messages: string[]): void => {
