@@ -5,6 +5,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Facts from '../facts/Facts.js'
 import * as FactsGather from '../interpreters/posix/facts.js'
+import * as FactsFiles from '../interpreters/posix/factsFiles.js'
 import * as Posix from '../interpreters/posix/posix.js'
 import * as Options from './options.js'
 import * as Render from './render.js'
@@ -32,7 +33,7 @@ interface Flags {
 const defaults: Deps = {
   out: Streams.out,
   err: Streams.err,
-  dirs: () => FactsGather.defaultDirs(process.env),
+  dirs: () => FactsFiles.defaultDirs(process.env),
   gather: FactsGather.gather,
 }
 

@@ -89,7 +89,8 @@ export const factsFor = async (text: string, machine: Machine, source: FactSourc
   if (!/facts/i.test(text) && source.hiera === undefined && source.factsFile === undefined && source.assignments.length === 0) return E.right({})
   const FactsGather = await import('../interpreters/posix/facts.js')
   if (local || source.factsFile !== undefined) {
-    return FactsGather.gather({ machine, dirs: FactsGather.defaultDirs(process.env), ...(source.factsFile !== undefined ? { factsFile: source.factsFile } : {}), assignments: source.assignments })
+    const FactsFiles = await import('../interpreters/posix/factsFiles.js')
+    return FactsGather.gather({ machine, dirs: FactsFiles.defaultDirs(process.env), ...(source.factsFile !== undefined ? { factsFile: source.factsFile } : {}), assignments: source.assignments })
   }
   // Not this machine's: only what the command line says.
   const Facts = await import('../facts/Facts.js')

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Position from '../../src/core/Position.js'
 import * as Facts from '../../src/facts/Facts.js'
 import * as Gather from '../../src/interpreters/posix/facts.js'
+import * as FactsFiles from '../../src/interpreters/posix/factsFiles.js'
 import * as Posix from '../../src/interpreters/posix/posix.js'
 
 let tmp: string
@@ -38,7 +39,7 @@ describe('factsFiles', () => {
   it('reads facts.json, facts.yaml, then facts.d/* by name, directory after directory', async () => {
     const etc = await dir({ 'facts.json': '{"a": "etc-json", "l": [1]}', 'facts.yaml': 'a: etc-yaml\nb: etc\n', 'facts.d/20-x.yaml': 'c: twenty\n', 'facts.d/10-x.json': '{"c": "ten", "l": [2]}', 'facts.d/README': 'not facts', 'facts.d/sub': 'dir', 'facts.d/sub/x.yaml': 'c: sub\n' })
     const user = await dir({ 'facts.d/a.yml': 'b: user\n' })
-    const r = await Gather.factsFiles([etc, user, nodePath.join(tmp, 'missing')])
+    const r = await FactsFiles.factsFiles([etc, user, nodePath.join(tmp, 'missing')])
     if (E.isLeft(r)) throw new Error(problems(r).join('; '))
     expect(r.right).toEqual([{ a: 'etc-json', l: [1] }, { a: 'etc-yaml', b: 'etc' }, { c: 'ten', l: [2] }, { c: 'twenty' }, { b: 'user' }])
     expect(r.right.reduce(Facts.merge, Facts.empty)).toEqual({ a: 'etc-yaml', l: [1, 2], b: 'user', c: 'twenty' })
@@ -46,7 +47,7 @@ describe('factsFiles', () => {
 
   it('orders facts.d by the bytes of names, as Go does', async () => {
     const d = await dir({ 'facts.d/b.yaml': 'k: b\n', 'facts.d/B.yaml': 'k: B\n', 'facts.d/é.yaml': 'k: é\n', 'facts.d/z.yaml': 'k: z\n' })
-    const r = await Gather.factsFiles([d])
+    const r = await FactsFiles.factsFiles([d])
     expect(E.isRight(r) && r.right.map((f) => f['k'])).toEqual(['B', 'b', 'z', 'é'])
   })
 
@@ -54,7 +55,7 @@ describe('factsFiles', () => {
     const target = await dir({ 'real.yaml': 'a: 1\n', 'realdir': 'dir' })
     const d = await dir({ 'facts.yaml': { link: nodePath.join(target, 'real.yaml') }, 'facts.d/x.yaml': { link: nodePath.join(target, 'real.yaml') } })
     const d2 = await dir({ 'facts.d': { link: nodePath.join(target, 'realdir') } })
-    expect(problems(await Gather.factsFiles([d, d2]))).toEqual([
+    expect(problems(await FactsFiles.factsFiles([d, d2]))).toEqual([
       `facts file ${d}/facts.yaml is a symbolic link; plait reads facts only from regular files`,
       `facts file ${d}/facts.d/x.yaml is a symbolic link; plait reads facts only from regular files`,
       `facts directory ${d2}/facts.d is a symbolic link; plait reads facts only from a real directory`,
@@ -63,7 +64,7 @@ describe('factsFiles', () => {
 
   it('reports every malformed file with file:line:col', async () => {
     const d = await dir({ 'facts.json': '{\n  "a": 1,\n}\n', 'facts.yaml': 'a: [1\n', 'facts.d/x.json': '[1]' })
-    const r = problems(await Gather.factsFiles([d]))
+    const r = problems(await FactsFiles.factsFiles([d]))
     expect(r[0]).toBe(`${d}/facts.json:3:1 invalid JSON: expected a string key`)
     expect(r[1]).toMatch(new RegExp(`^${d}/facts.yaml:\\d+:\\d+ `))
     expect(r[2]).toBe(`${d}/facts.d/x.json:1:1 a facts file must hold a map (a JSON object), found a list`)
@@ -74,7 +75,7 @@ describe('factsFiles', () => {
     const d = await dir({ 'facts.json': 'dir', 'facts.d': 'plain file' })
     const bad = await dir({})
     await fs.writeFile(nodePath.join(bad, 'facts.yaml'), Buffer.from([0x61, 0x3a, 0x20, 0xff, 0x0a]))
-    expect(problems(await Gather.factsFiles([d, bad, 'relative/dir']))).toEqual([
+    expect(problems(await FactsFiles.factsFiles([d, bad, 'relative/dir']))).toEqual([
       `facts file ${d}/facts.json is not a regular file`,
       `${d}/facts.d is not a directory`,
       `cannot read facts file ${bad}/facts.yaml: not UTF-8 text`,
@@ -83,29 +84,29 @@ describe('factsFiles', () => {
   })
 
   it('reads no facts from directories that do not exist or hold none', async () => {
-    expect(await Gather.factsFiles([nodePath.join(tmp, 'nope'), await dir({})])).toEqual(E.right([]))
+    expect(await FactsFiles.factsFiles([nodePath.join(tmp, 'nope'), await dir({})])).toEqual(E.right([]))
   })
 })
 
 describe('factsFile (--facts FILE)', () => {
   it('reads JSON by a .json name and YAML otherwise, following a symlink it is given', async () => {
     const d = await dir({ 'other.json': '{"host": {"info": {"hostname": "other"}}}', 'other.facts': 'role: db\n', 'link.json': { link: 'other.json' } })
-    expect(await Gather.factsFile(nodePath.join(d, 'other.json'))).toEqual(E.right({ host: { info: { hostname: 'other' } } }))
-    expect(await Gather.factsFile(nodePath.join(d, 'other.facts'))).toEqual(E.right({ role: 'db' }))
-    expect(await Gather.factsFile(nodePath.join(d, 'link.json'))).toEqual(E.right({ host: { info: { hostname: 'other' } } }))
+    expect(await FactsFiles.factsFile(nodePath.join(d, 'other.json'))).toEqual(E.right({ host: { info: { hostname: 'other' } } }))
+    expect(await FactsFiles.factsFile(nodePath.join(d, 'other.facts'))).toEqual(E.right({ role: 'db' }))
+    expect(await FactsFiles.factsFile(nodePath.join(d, 'link.json'))).toEqual(E.right({ host: { info: { hostname: 'other' } } }))
   })
 
   it('says when it cannot be read', async () => {
-    expect(problems(await Gather.factsFile(nodePath.join(tmp, 'absent.json')))).toEqual([`cannot read facts file ${tmp}/absent.json: no such file or directory`])
+    expect(problems(await FactsFiles.factsFile(nodePath.join(tmp, 'absent.json')))).toEqual([`cannot read facts file ${tmp}/absent.json: no such file or directory`])
   })
 })
 
 describe('defaultDirs', () => {
   it('is /etc/plait, then $XDG_CONFIG_HOME/plait or ~/.config/plait', () => {
-    expect(Gather.defaultDirs({ HOME: '/home/u' })).toEqual(['/etc/plait', '/home/u/.config/plait'])
-    expect(Gather.defaultDirs({ HOME: '/home/u', XDG_CONFIG_HOME: '/x' })).toEqual(['/etc/plait', '/x/plait'])
-    expect(Gather.defaultDirs({ HOME: '/home/u', XDG_CONFIG_HOME: 'relative' })).toEqual(['/etc/plait', '/home/u/.config/plait'])
-    expect(Gather.defaultDirs({})).toEqual(['/etc/plait'])
+    expect(FactsFiles.defaultDirs({ HOME: '/home/u' })).toEqual(['/etc/plait', '/home/u/.config/plait'])
+    expect(FactsFiles.defaultDirs({ HOME: '/home/u', XDG_CONFIG_HOME: '/x' })).toEqual(['/etc/plait', '/x/plait'])
+    expect(FactsFiles.defaultDirs({ HOME: '/home/u', XDG_CONFIG_HOME: 'relative' })).toEqual(['/etc/plait', '/home/u/.config/plait'])
+    expect(FactsFiles.defaultDirs({})).toEqual(['/etc/plait'])
   })
 })
 
