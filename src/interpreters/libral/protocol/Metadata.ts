@@ -8,7 +8,11 @@ import * as Diagnostic from '../../../core/Diagnostic.js'
 import type { Position } from '../../../core/Position.js'
 import * as Node from '../../../manifest/Node.js'
 import * as Yaml from '../../../manifest/Yaml.js'
+import * as PlaitHints from './PlaitHints.js'
+import type { TestHints } from './PlaitHints.js'
 import * as Value from './Value.js'
+
+export type { TestHints }
 
 // model
 
@@ -37,12 +41,6 @@ export interface Actions {
   readonly update: boolean
 }
 
-/** Hints for `plait provider test`: regular expressions that generated names and values must match. */
-export interface TestHints {
-  readonly name?: string
-  readonly attributes: Readonly<Record<string, string>>
-}
-
 export interface Metadata {
   /** The provider's own name: `provider.name`, else the file name without `.prov`. */
   readonly name: string
@@ -62,8 +60,6 @@ export interface Metadata {
   readonly test: TestHints
 }
 
-/** The plait extension keys under `provider.plait`. */
-export const plaitKeys = ['noop', 'timeout', 'test'] as const
 
 const typePattern = /^[a-z][a-z0-9_]*$/
 const namePattern = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/
@@ -134,7 +130,7 @@ export const decode = (file: string, fallbackName: string, root: Node.Node): E.E
   const actions = decodeActions(p, invoke ?? 'simple', fail)
   const suitable = decodeSuitable(p, fail)
   const attributes = decodeAttributes(p, fail)
-  const plait = decodePlait(p, attributes ?? [], fail)
+  const plait = PlaitHints.decode(p, attributes ?? [], fail)
 
   if (problems.length > 0 || type === undefined || invoke === undefined || suitable === undefined || attributes === undefined || plait === undefined) return done()
   const meta: Metadata = {
@@ -153,7 +149,8 @@ export const decode = (file: string, fallbackName: string, root: Node.Node): E.E
   return E.right(Object.freeze(meta))
 }
 
-type Fail = (message: string, at: Position, hint?: string) => void
+/** Records a problem at a position (decoding goes on, to report every problem). */
+export type Fail = (message: string, at: Position, hint?: string) => void
 
 const decodeActions = (p: Node.MapNode, invoke: Invoke, fail: Fail): Actions => {
   const e = Node.get(p, 'actions')
@@ -291,107 +288,6 @@ const decodeAttributes = (p: Node.MapNode, fail: Fail): ReadonlyArray<Attribute>
   }
   if (!ok || nameAttr === undefined) return undefined
   return Object.freeze([nameAttr, ...out.filter((a) => a.name !== 'name')])
-}
-
-interface Plait {
-  readonly noop: boolean
-  readonly timeoutSeconds?: number
-  readonly test: TestHints
-}
-
-const decodePlait = (p: Node.MapNode, attributes: ReadonlyArray<Attribute>, fail: Fail): Plait | undefined => {
-  const e = Node.get(p, 'plait')
-  if (e === undefined) return { noop: false, test: { attributes: {} } }
-  if (e.value._tag !== 'Map') {
-    fail(`provider.plait must be a map, found ${Node.describe(e.value)}`, e.value.at)
-    return undefined
-  }
-  const m = e.value
-  let ok = true
-  for (const x of m.entries) {
-    if (!(plaitKeys as ReadonlyArray<string>).includes(x.key)) {
-      fail(`provider.plait: unknown key "${x.key}"`, x.keyAt, `plait keys are ${plaitKeys.join(', ')}`)
-      ok = false
-    }
-  }
-  let noop = false
-  const n = Node.get(m, 'noop')
-  if (n !== undefined) {
-    if (n.value._tag === 'Scalar' && typeof n.value.value === 'boolean') noop = n.value.value
-    else {
-      fail(`provider.plait.noop must be true or false, found ${Node.describe(n.value)}`, n.value.at)
-      ok = false
-    }
-  }
-  let timeoutSeconds: number | undefined
-  const t = Node.get(m, 'timeout')
-  if (t !== undefined) {
-    if (t.value._tag === 'Scalar' && typeof t.value.value === 'number' && t.value.value > 0 && Number.isFinite(t.value.value)) timeoutSeconds = t.value.value
-    else {
-      fail('provider.plait.timeout must be a positive number of seconds', t.value.at)
-      ok = false
-    }
-  }
-  const test = decodeTest(Node.get(m, 'test'), attributes, fail)
-  if (test === undefined) ok = false
-  if (!ok || test === undefined) return undefined
-  return timeoutSeconds === undefined ? { noop, test } : { noop, timeoutSeconds, test }
-}
-
-const decodeTest = (e: Node.Entry | undefined, attributes: ReadonlyArray<Attribute>, fail: Fail): TestHints | undefined => {
-  if (e === undefined) return { attributes: {} }
-  if (e.value._tag !== 'Map') {
-    fail(`provider.plait.test must be a map (name, attributes), found ${Node.describe(e.value)}`, e.value.at)
-    return undefined
-  }
-  let ok = true
-  const regex = (n: Node.Node, what: string): string | undefined => {
-    if (n._tag !== 'Scalar' || typeof n.value !== 'string') {
-      fail(`provider.plait.test: ${what} must be a regular expression (a string), found ${Node.describe(n)}`, n.at)
-      ok = false
-      return undefined
-    }
-    try {
-      new RegExp(n.value)
-    } catch (err) {
-      fail(`provider.plait.test: ${what} is not a valid regular expression: ${(err as Error).message}`, n.at)
-      ok = false
-      return undefined
-    }
-    return n.value
-  }
-  let name: string | undefined
-  const attrs: Record<string, string> = {}
-  for (const x of e.value.entries) {
-    if (x.key === 'name') name = regex(x.value, 'name')
-    else if (x.key === 'attributes') {
-      if (x.value._tag !== 'Map') {
-        fail('provider.plait.test.attributes must map attribute names to regular expressions', x.value.at)
-        ok = false
-        continue
-      }
-      for (const a of x.value.entries) {
-        const attr = attributes.find((y) => y.name === a.key)
-        if (attr === undefined) {
-          fail(`provider.plait.test.attributes: "${a.key}" is not an attribute of this provider`, a.keyAt)
-          ok = false
-          continue
-        }
-        if (attr.type._tag === 'Boolean' || attr.type._tag === 'Enum') {
-          fail(`provider.plait.test.attributes: "${a.key}" is ${Value.formatType(attr.type)}; only string and array[string] values are generated from a pattern`, a.keyAt)
-          ok = false
-          continue
-        }
-        const r = regex(a.value, `attributes.${a.key}`)
-        if (r !== undefined) attrs[a.key] = r
-      }
-    } else {
-      fail(`provider.plait.test: unknown key "${x.key}"`, x.keyAt, 'keys are name and attributes')
-      ok = false
-    }
-  }
-  if (!ok) return undefined
-  return name === undefined ? { attributes: attrs } : { name, attributes: attrs }
 }
 
 // combinators
