@@ -149,8 +149,7 @@ export const decode = (file: string, fallbackName: string, root: Node.Node): E.E
   return E.right(Object.freeze(meta))
 }
 
-/** Records a problem at a position (decoding goes on, to report every problem). */
-export type Fail = (message: string, at: Position, hint?: string) => void
+type Fail = PlaitHints.Fail
 
 const decodeActions = (p: Node.MapNode, invoke: Invoke, fail: Fail): Actions => {
   const e = Node.get(p, 'actions')

@@ -2,10 +2,19 @@
 // `provider.plait`: `noop` (the provider honours ral_noop), `timeout` (seconds) and `test` (the
 // patterns `plait provider test` generates names and values from). Upstream libral ignores it.
 import * as Node from '../../../manifest/Node.js'
-import type { Attribute, Fail } from './Metadata.js'
+import type { Position } from '../../../core/Position.js'
 import * as Value from './Value.js'
 
 // model
+
+/** Records a problem at a position (decoding goes on, to report every problem). */
+export type Fail = (message: string, at: Position, hint?: string) => void
+
+/** What the hints need of an attribute of the provider (Metadata.Attribute is one). */
+export interface Attribute {
+  readonly name: string
+  readonly type: Value.DataType
+}
 
 /** Hints for `plait provider test`: regular expressions that generated names and values must match. */
 export interface TestHints {
