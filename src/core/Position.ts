@@ -6,8 +6,11 @@ export interface Position {
   readonly col: number
 }
 
-/** Builds a position. */
-export const make = (file: string, line: number, col: number): Position => Object.freeze({ file, line, col })
+/**
+ * Builds a position. Not frozen (the type's readonly keeps it unchanged): a 10,000-file manifest
+ * makes some 130,000 positions, and freezing each costs about a tenth of its YAML parse.
+ */
+export const make = (file: string, line: number, col: number): Position => ({ file, line, col })
 
 /** Renders `file:line:col`. */
 export const render = (p: Position): string => `${p.file}:${p.line}:${p.col}`
