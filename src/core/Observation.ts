@@ -20,16 +20,23 @@ export interface Request {
   readonly body: unknown
 }
 
-/** A program that yields an `A` once its requests are answered. */
+/**
+ * A program that yields an `A` once its requests are answered. `next` is given the answers of a
+ * whole batch and where its own begin (`start`, 0 when the batch is its requests alone): programs
+ * run side by side read theirs in place, rather than each from a copy.
+ */
 export type Observation<A> =
   | { readonly _tag: 'Done'; readonly value: A }
-  | { readonly _tag: 'Ask'; readonly requests: ReadonlyArray<Request>; readonly next: (answers: ReadonlyArray<unknown>) => Observation<A> }
+  | { readonly _tag: 'Ask'; readonly requests: ReadonlyArray<Request>; readonly next: (answers: ReadonlyArray<unknown>, start?: number) => Observation<A> }
 
 /** An interpreter of one request family (the observe stage runs programs with a table of these). */
 export interface Family {
   /** Answers a batch of request bodies, one answer each, in order. */
   readonly answer: (bodies: ReadonlyArray<unknown>) => Promise<ReadonlyArray<unknown>>
-  /** true: requests with equal keys in one batch are asked once. */
+  /**
+   * true: requests with equal keys in one batch are asked once. false: the family gets every
+   * request (commands run each; path probes merge equal questions themselves, see `probe`).
+   */
   readonly merge: boolean
 }
 
@@ -44,14 +51,14 @@ export const done = <A>(value: A): Observation<A> => ({ _tag: 'Done', value })
 export const ask = <A>(family: string, key: string, body: unknown): Observation<A> => ({
   _tag: 'Ask',
   requests: [{ family, key, body }],
-  next: (answers) => done(answers[0] as A),
+  next: (answers, start = 0) => done(answers[start] as A),
 })
 
 /** Asks one question and continues with its answer: `chain(k)(ask(...))` in one step, for hot paths. */
 export const askThen = <A, B>(family: string, key: string, body: unknown, k: (answer: A) => Observation<B>): Observation<B> => ({
   _tag: 'Ask',
   requests: [{ family, key, body }],
-  next: (answers) => k(answers[0] as A),
+  next: (answers, start = 0) => k(answers[start] as A),
 })
 
 // combinators
@@ -59,7 +66,7 @@ export const askThen = <A, B>(family: string, key: string, body: unknown, k: (an
 export const chain =
   <A, B>(f: (a: A) => Observation<B>) =>
   (o: Observation<A>): Observation<B> =>
-    o._tag === 'Done' ? f(o.value) : { _tag: 'Ask', requests: o.requests, next: (answers) => chain(f)(o.next(answers)) }
+    o._tag === 'Done' ? f(o.value) : { _tag: 'Ask', requests: o.requests, next: (answers, start) => chain(f)(o.next(answers, start)) }
 
 export const map =
   <A, B>(f: (a: A) => B) =>
@@ -83,14 +90,7 @@ export const all = <A>(os: ReadonlyArray<Observation<A>>): Observation<ReadonlyA
   return {
     _tag: 'Ask',
     requests,
-    next: (answers) =>
-      all(
-        os.map((o, i) => {
-          if (o._tag === 'Done') return o
-          const start = starts[i]!
-          return o.next(o.requests.length === 1 ? [answers[start]] : answers.slice(start, start + o.requests.length))
-        }),
-      ),
+    next: (answers, start = 0) => all(os.map((o, i) => (o._tag === 'Done' ? o : o.next(answers, start + starts[i]!)))),
   }
 }
 
@@ -104,14 +104,16 @@ export const chainRight =
 
 export type { Command, Exit } from './Command.js'
 
-const probeKey = (path: string, options: ProbeOptions): string => `${path}\u0000${options.contentUnless ?? '-'}\u0000${options.contentLimit ?? '-'}`
-
-/** lstat (and hash, and maybe bytes) of a machine path. Asked in parallel. */
-export const probe = (path: string, options: ProbeOptions = {}): Observation<E.Either<Fault, Probe>> => ask('path', probeKey(path, options), { path, options })
+/**
+ * lstat (and hash, and maybe bytes) of a machine path. Asked in parallel. Its key is the path: the
+ * family merges the probes of one path that have equal options itself (interpreters/probes.ts),
+ * which spares every probe a key that spells its options.
+ */
+export const probe = (path: string, options: ProbeOptions = {}): Observation<E.Either<Fault, Probe>> => ask('path', path, { path, options })
 
 /** `probe`, continued with its answer (see askThen). */
 export const probeThen = <B>(path: string, options: ProbeOptions, k: (answer: E.Either<Fault, Probe>) => Observation<B>): Observation<B> =>
-  askThen('path', probeKey(path, options), { path, options }, k)
+  askThen('path', path, { path, options }, k)
 
 /** Runs a command (a guard). Commands run one at a time, in the order the programs ask them, and are never merged. */
 export const command = (c: Command): Observation<E.Either<Fault, Exit>> => ask('command', '', c)

@@ -49,10 +49,60 @@ export const ahead = (machine: Machine, found: () => Promise<ReadonlyMap<string,
   } satisfies Machine)
 }
 
-/** Probes of machine paths: one batch of the machine's for each round's requests. */
+/** One probe a program asks: a path, with what to return of it. */
+export interface PathProbe {
+  readonly path: string
+  readonly options?: ProbeOptions
+}
+
+const sameOptions = (a: ProbeOptions = {}, b: ProbeOptions = {}): boolean => a.contentUnless === b.contentUnless && a.contentLimit === b.contentLimit
+
+/**
+ * The distinct probes of a batch (equal path and options once, in first-asked order) and, for each
+ * probe asked, the index of its distinct one. Keyed by the path alone (a string the run has
+ * already hashed), not by a string spelling path and options: one path asked with other options
+ * (a file's own probe and its parent's) is told apart by comparing the options.
+ */
+export const distinct = (probes: ReadonlyArray<PathProbe>): { readonly unique: ReadonlyArray<PathProbe>; readonly slots: ReadonlyArray<number> } => {
+  const unique: PathProbe[] = []
+  const slots = new Array<number>(probes.length)
+  const byPath = new Map<string, number>() // the first distinct probe of each path
+  let more: Map<string, number[]> | undefined // the other distinct probes of a path asked with other options
+  for (let i = 0; i < probes.length; i++) {
+    const p = probes[i]!
+    const first = byPath.get(p.path)
+    if (first === undefined) {
+      byPath.set(p.path, unique.length)
+      slots[i] = unique.length
+      unique.push(p)
+    } else if (sameOptions(unique[first]!.options, p.options)) slots[i] = first
+    else {
+      more ??= new Map()
+      const others = more.get(p.path) ?? []
+      const found = others.find((j) => sameOptions(unique[j]!.options, p.options))
+      if (found !== undefined) slots[i] = found
+      else {
+        others.push(unique.length)
+        more.set(p.path, others)
+        slots[i] = unique.length
+        unique.push(p)
+      }
+    }
+  }
+  return { unique, slots }
+}
+
+/** Probes of machine paths: one batch of the machine's for each round's requests, each distinct probe once. */
 export const paths = (machine: Machine): Family => ({
-  merge: true,
-  answer: (bodies) => machine.probeAll(bodies as ReadonlyArray<{ path: string; options: ProbeOptions }>)(),
+  merge: false,
+  answer: async (bodies) => {
+    const { unique, slots } = distinct(bodies as ReadonlyArray<PathProbe>)
+    const got = await machine.probeAll(unique)()
+    if (unique.length === bodies.length) return got
+    const out = new Array<unknown>(slots.length)
+    for (let i = 0; i < slots.length; i++) out[i] = got[slots[i]!]
+    return out
+  },
 })
 
 /** Commands, one at a time in the order asked; the runner is made on the first one. */
