@@ -6,8 +6,10 @@ import type { Entry, EntryKind, Probe } from '../../core/Probe.js'
 
 // model
 
-/** The probes of a list of paths, in its order; a path whose probe failed is `missing`. */
+/** The probes of a run of a list of paths, in its order, from `first` on; a path whose probe failed is `missing`. */
 export interface Wire {
+  /** The index in the list of the first path this wire holds. */
+  readonly first: number
   /** One code per path (see `codes`). */
   readonly tags: Uint8Array
   /** uid, gid, mode, size of each path's entry (0 where there is none). */
@@ -18,14 +20,21 @@ export interface Wire {
   readonly targets: ReadonlyArray<string>
 }
 
+/**
+ * Paths the worker probes and posts at a time: few enough that little of its work is lost when the
+ * main thread stops it (the chunk under way), enough that a chunk costs one message, and a few
+ * parent walks and directory listings as a whole batch would.
+ */
+export const chunk = 1024
+
 const missing = 0
 const codes = { Absent: 1, File: 2, Directory: 3, EmptyDirectory: 4, Symlink: 5, Other: 6 } as const
 const hashLength = 64
 
 // interop
 
-/** Packs probes (undefined: the probe failed) for the trip to the main thread. */
-export const pack = (probes: ReadonlyArray<Probe | undefined>): Wire => {
+/** Packs the probes (undefined: the probe failed) of the paths from index `first` on, for the trip to the main thread. */
+export const pack = (first: number, probes: ReadonlyArray<Probe | undefined>): Wire => {
   const tags = new Uint8Array(probes.length)
   const numbers = new Float64Array(probes.length * 4)
   const hashes: string[] = []
@@ -51,20 +60,22 @@ export const pack = (probes: ReadonlyArray<Probe | undefined>): Wire => {
         tags[i] = codes.Other
     }
   })
-  return { tags, numbers, hashes: hashes.join(''), targets }
+  return { first, tags, numbers, hashes: hashes.join(''), targets }
 }
 
 const absent: Probe = Object.freeze({ _tag: 'Absent' })
 
 /** The probes of `paths` that a wire holds (the failed ones left out), by path. */
-export const unpack = (paths: ReadonlyArray<string>, wire: Wire): ReadonlyMap<string, Probe> => {
-  const out = new Map<string, Probe>()
+export const unpack = (paths: ReadonlyArray<string>, wire: Wire): ReadonlyMap<string, Probe> => unpackInto(new Map(), paths, wire)
+
+/** Adds to `out` the probes of `paths` that a wire holds (the failed ones left out); returns `out`. */
+export const unpackInto = (out: Map<string, Probe>, paths: ReadonlyArray<string>, wire: Wire): Map<string, Probe> => {
   let file = 0
   let link = 0
   const entry = (i: number, kind: EntryKind): Entry =>
     Object.freeze({ kind, uid: wire.numbers[i * 4]!, gid: wire.numbers[i * 4 + 1]!, mode: wire.numbers[i * 4 + 2]!, size: wire.numbers[i * 4 + 3]! })
-  for (let i = 0; i < paths.length && i < wire.tags.length; i++) {
-    const path = paths[i]!
+  for (let i = 0; wire.first + i < paths.length && i < wire.tags.length; i++) {
+    const path = paths[wire.first + i]!
     switch (wire.tags[i]) {
       case codes.Absent:
         out.set(path, absent)

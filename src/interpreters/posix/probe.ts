@@ -1,78 +1,19 @@
-// probe: the observing primitives of the posix machine (probe, readFile, readdir), the hot path of
-// `plait plan`: one lstat, and for a regular file one open, read and close, hashed as it is read.
-// The probe makes its system calls synchronously: for the small files a manifest manages, a
-// promise per call costs more than the call, and the caller already bounds how many run at once.
+// probe: the observing primitives of the posix machine (probe, probeAll, readFile, readdir), the hot
+// path of `plait plan`: each path's parent reached through confinement, the entry itself examined by
+// entry.ts (one lstat, and for a regular file one open, read and close, hashed as it is read). The
+// probe makes its system calls synchronously: for the small files a manifest manages, a promise per
+// call costs more than the call, and the caller already bounds how many run at once.
 //
 // These functions throw (Node errors, Faults); posix.ts turns what they throw into Fault values.
-import * as crypto from 'node:crypto'
-import { closeSync, constants, fstatSync, lstatSync, openSync, opendirSync, readdirSync, readlinkSync, readSync, type Stats } from 'node:fs'
+import { closeSync, fstatSync, openSync, readdirSync } from 'node:fs'
 import * as Errno from '../Errno.js'
-import type { Entry, EntryKind, Probe, ProbeOptions } from '../Machine.js'
-import { handlePath, type Confinement, type Place } from './confine.js'
+import type { Probe, ProbeOptions } from '../Machine.js'
+import * as PosixPath from '../../core/PosixPath.js'
+import { handlePath, type Batch, type Confinement } from './confine.js'
+import { absent, dirFlags, probeEntry, probeListedFile, readAll, readFlags, view } from './entry.js'
+import * as Listing from './listing.js'
 
-/** Files up to this size are read whole; larger ones are hashed in chunks unless their bytes are wanted. */
-const wholeLimit = 16 * 1024 * 1024
-const chunk = 1024 * 1024
-const defaultContentLimit = 1024 * 1024
-const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK
-const dirFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW
-
-const absent: Probe = Object.freeze({ _tag: 'Absent' })
-
-/** Hex sha256 of bytes: the one-shot crypto.hash where this Node has it (20.12+), else a Hash object. */
-const sha256: (data: Uint8Array) => string =
-  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex')
-
-const kindOf = (st: Stats): EntryKind =>
-  st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other'
-
-const entryOf = (st: Stats, kind: EntryKind, size: number = st.size): Entry =>
-  Object.freeze({ kind, uid: st.uid, gid: st.gid, mode: st.mode & 0o777, size })
-
-/** A Uint8Array view of a Buffer's bytes (no copy), so callers see one type whatever the interpreter. */
-export const view = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
-
-/**
- * Reads an open file to its end. `size` (from lstat) sizes the buffer one byte larger than the file,
- * so a file that has not changed size is read in one call: a read shorter than asked that returns
- * exactly `size` bytes is its end. A file that grew or shrank meanwhile is read until a read returns 0.
- */
-const readAll = (fd: number, size: number): Buffer => {
-  let buffer = Buffer.allocUnsafe(size + 1)
-  let total = 0
-  for (;;) {
-    if (total === buffer.length) {
-      const bigger = Buffer.allocUnsafe(buffer.length * 2)
-      buffer.copy(bigger, 0, 0, total)
-      buffer = bigger
-    }
-    const want = buffer.length - total
-    const n = readSync(fd, buffer, total, want, null)
-    if (n === 0) break
-    total += n
-    if (n < want && total === size) break
-  }
-  return buffer.subarray(0, total)
-}
-
-/** Reads (or streams) an open file: its sha256 and, when `keep`, its bytes. */
-const hashFile = (fd: number, size: number, keep: boolean): { sha256: string; bytes?: Uint8Array; size: number } => {
-  if (keep || size <= wholeLimit) {
-    const data = readAll(fd, size)
-    const digest = sha256(data)
-    return keep ? { sha256: digest, bytes: view(data), size: data.length } : { sha256: digest, size: data.length }
-  }
-  const hash = crypto.createHash('sha256')
-  const buffer = Buffer.allocUnsafe(chunk)
-  let total = 0
-  for (;;) {
-    const bytesRead = readSync(fd, buffer, 0, chunk, null)
-    if (bytesRead === 0) break
-    hash.update(buffer.subarray(0, bytesRead))
-    total += bytesRead
-  }
-  return { sha256: hash.digest('hex'), size: total }
-}
+export { view } from './entry.js'
 
 /**
  * lstat + (for regular files) read + sha256; Absent when the path or its parent chain is missing.
@@ -81,7 +22,7 @@ const hashFile = (fd: number, size: number, keep: boolean): { sha256: string; by
  */
 export const probe = async (confine: Confinement, path: string, options: ProbeOptions = {}): Promise<Probe> => {
   try {
-    return await confine.at('probe', path, probeAt(path, options))
+    return await confine.at('probe', path, ({ entry }) => probeEntry(entry, path, options))
   } catch (e) {
     const code = Errno.codeOf(e)
     if (code === 'ENOENT' || code === 'ENOTDIR') return absent
@@ -92,26 +33,38 @@ export const probe = async (confine: Confinement, path: string, options: ProbeOp
 /** What probing one path gave: its probe, or what was thrown (posix.ts makes a Fault of it). */
 export type Probed = { readonly ok: true; readonly probe: Probe } | { readonly ok: false; readonly error: unknown }
 
+const absentProbed: Probed = Object.freeze({ ok: true, probe: absent })
+
+/** What a probe that threw gives: Absent where the path or its parent chain is missing, as `probe` says. */
+const failed = (e: unknown): Probed => {
+  const code = Errno.codeOf(e)
+  return code === 'ENOENT' || code === 'ENOTDIR' ? absentProbed : { ok: false, error: e }
+}
+
+type Request = { readonly path: string; readonly options?: ProbeOptions }
+
 /**
  * Probes many paths in one synchronous pass that shares parent directory handles (a confinement
  * batch): the files of one directory cost one walk from the root, and no promise is made per file.
- * Each path gets the answer `probe` would give it.
+ * Where many files of one directory are asked, one listing of it tells which are regular files,
+ * which are then opened without an lstat each (listing.ts), and whether it is empty, should it be
+ * probed itself: directories are taken deepest first for that. Each path gets the answer `probe`
+ * would give it.
  */
-export const probeAll = (confine: Confinement, requests: ReadonlyArray<{ readonly path: string; readonly options?: ProbeOptions }>): ReadonlyArray<Probed> => {
-  const batch = confine.batch()
-  // Paths are taken directory by directory (a manifest may list them in any order), so that each
-  // parent is walked once while the batch holds only a few handles; answers keep the asked order.
-  const parents = requests.map((r) => r.path.slice(0, r.path.lastIndexOf('/')))
-  const order = requests.map((_, i) => i).sort((x, y) => (parents[x]! < parents[y]! ? -1 : parents[x]! > parents[y]! ? 1 : x - y))
+export const probeAll = (confine: Confinement, requests: ReadonlyArray<Request>): ReadonlyArray<Probed> => {
   const out = new Array<Probed>(requests.length)
+  const listed = new Map<string, Listing.Listing>()
+  const batch = confine.batch()
   try {
-    for (const i of order) {
-      const { path, options } = requests[i]!
-      try {
-        out[i] = { ok: true, probe: batch.atSync('probe', path, probeAt(path, options ?? {})) }
-      } catch (e) {
-        const code = Errno.codeOf(e)
-        out[i] = code === 'ENOENT' || code === 'ENOTDIR' ? { ok: true, probe: absent } : { ok: false, error: e }
+    for (const [dir, members] of byParent(requests)) {
+      if (dir !== '' && inDirectory(batch, dir, members, requests, out, listed)) continue
+      for (const i of members) {
+        const { path, options } = requests[i]!
+        try {
+          out[i] = { ok: true, probe: batch.atSync('probe', path, ({ entry }) => probeEntry(entry, path, options ?? {}, listed)) }
+        } catch (e) {
+          out[i] = failed(e)
+        }
       }
     }
     return out
@@ -120,51 +73,72 @@ export const probeAll = (confine: Confinement, requests: ReadonlyArray<{ readonl
   }
 }
 
-/** Probes the entry of a place (found by `at` or a batch). */
-const probeAt =
-  (path: string, options: ProbeOptions) =>
-  ({ entry: host }: Place): Probe => {
-    const st = lstatSync(host, { throwIfNoEntry: false }) // a missing path is common (plans of new files): no Error for it
-    if (st === undefined) return absent
-    const kind = kindOf(st)
-    switch (kind) {
-      case 'file': {
-        const fd = openSync(host, readFlags)
-        try {
-          const fst = fstatSync(fd)
-          if (!fst.isFile()) throw Errno.failure('EAGAIN', `${path} changed while it was observed`)
-          const limit = options.contentLimit ?? defaultContentLimit
-          const wanted = options.contentUnless !== undefined && fst.size <= limit
-          const read = hashFile(fd, fst.size, wanted)
-          const entry = entryOf(fst, kind, read.size)
-          const content = wanted && read.bytes !== undefined && read.sha256 !== options.contentUnless && read.size <= limit ? read.bytes : undefined
-          return Object.freeze({
-            _tag: 'File',
-            probe: Object.freeze(content === undefined ? { entry, sha256: read.sha256 } : { entry, sha256: read.sha256, content }),
-          })
-        } finally {
-          closeSync(fd)
-        }
-      }
-      case 'directory': {
-        const fd = openSync(host, dirFlags)
-        try {
-          const dir = opendirSync(handlePath(fd), { bufferSize: 4 })
-          try {
-            return Object.freeze({ _tag: 'Directory', entry: entryOf(fstatSync(fd), kind), empty: dir.readSync() === null })
-          } finally {
-            dir.closeSync()
-          }
-        } finally {
-          closeSync(fd)
-        }
-      }
-      case 'symlink':
-        return Object.freeze({ _tag: 'Symlink', entry: entryOf(st, kind), target: readlinkSync(host) })
-      case 'other':
-        return Object.freeze({ _tag: 'Other', entry: entryOf(st, kind) })
+/**
+ * The requests' indexes by parent directory, deepest directories first (see probeAll), else in the
+ * order first asked, so that each parent is walked once while the batch holds few handles (answers
+ * keep the asked order). Under "": "/" and the paths that are not clean machine paths, probed one
+ * by one to fail as `probe` does.
+ */
+const byParent = (requests: ReadonlyArray<Request>): ReadonlyArray<[string, number[]]> => {
+  const groups = new Map<string, number[]>()
+  let last: number[] = []
+  let lastDir = ''
+  for (let i = 0; i < requests.length; i++) {
+    const path = requests[i]!.path
+    // PosixPath.problem(path) === undefined, in one scan without the array of segments it makes
+    const clean = typeof path === 'string' && path !== '/' && PosixPath.isCleanAbsolute(path) && !path.includes('\0')
+    const dir = clean ? PosixPath.dirname(path) : ''
+    // a manifest mostly lists a directory's files together: the group of the request before, found without a lookup
+    if (dir === lastDir && last.length > 0) last.push(i)
+    else {
+      const group = groups.get(dir)
+      if (group === undefined) groups.set(dir, (last = [i]))
+      else (last = group).push(i)
+      lastDir = dir
     }
   }
+  const depth = (dir: string): number => (dir === '/' ? 0 : dir.split('/').length - 1)
+  return [...groups].map((g) => ({ g, depth: depth(g[0]) })).sort((x, y) => y.depth - x.depth).map((x) => x.g)
+}
+
+/**
+ * Probes `members` (clean paths, all in directory `dir`) through the batch's one handle of it, and
+ * records the directory's listing in `listed` when one was made. False, with nothing answered, when
+ * the walk to `dir` failed with a fault that names its path: each member then meets it on its own.
+ * A missing parent makes every member Absent, as `probe` finds it.
+ */
+const inDirectory = (
+  batch: Batch,
+  dir: string,
+  members: ReadonlyArray<number>,
+  requests: ReadonlyArray<Request>,
+  out: Probed[],
+  listed: Map<string, Listing.Listing>,
+): boolean => {
+  const cut = dir === '/' ? 1 : dir.length + 1
+  try {
+    batch.inDirectory('probe', requests[members[0]!]!.path, dir, (host) => {
+      const listing = Listing.list(host, members.length)
+      if (listing !== undefined) listed.set(dir, listing)
+      for (const i of members) {
+        const { path, options } = requests[i]!
+        const name = path.slice(cut)
+        const entry = PosixPath.join(host, name)
+        try {
+          out[i] = { ok: true, probe: listing?.files.has(name) === true ? probeListedFile(entry, path, options ?? {}, listed) : probeEntry(entry, path, options ?? {}, listed) }
+        } catch (e) {
+          out[i] = failed(e)
+        }
+      }
+    })
+    return true
+  } catch (e) {
+    if (Errno.isFault(e)) return false
+    const answer = failed(e)
+    for (const i of members) out[i] = answer
+    return true
+  }
+}
 
 /** Files that readFile reads whole: state files and backups of managed files are far smaller. */
 export const readLimit = 256 * 1024 * 1024

@@ -13,6 +13,8 @@ import * as Memory from '../../../src/interpreters/memory/memory.js'
 import * as Prefetch from '../../../src/interpreters/posix/prefetch.js'
 import * as Wire from '../../../src/interpreters/posix/prefetchWire.js'
 import * as Posix from '../../../src/interpreters/posix/posix.js'
+import * as Pipeline from '../../../src/cli/pipeline.js'
+import * as PlanFile from '../../../src/planfile/PlanFile.js'
 import * as Probes from '../../../src/interpreters/probes.js'
 import { ensureBuilt, repo } from '../../e2e/setup.js'
 
@@ -50,6 +52,17 @@ describe('Prefetch.wanted', () => {
     expect(Prefetch.wanted(bytes, setting)).toBe(want)
   })
 
+  it.each([
+    [1, 0, false],
+    [2, 0, true],
+    [2, 1, false],
+    [2, 5, false],
+    [4, 2, true],
+    [4, 3, false],
+  ])('with %d cores and %d tasks of other processes running or ready, a core is spare: %s', (cores, others, want) => {
+    expect(Prefetch.spare(cores, others)).toBe(want)
+  })
+
   it('otherwise starts a worker for a large manifest only when a core is likely free', () => {
     expect(Prefetch.wanted(Prefetch.minimumBytes, undefined)).toBe(Prefetch.spareCore())
     expect(Prefetch.wanted(Prefetch.minimumBytes - 1, undefined)).toBe(false)
@@ -66,6 +79,7 @@ describe('Prefetch.start', () => {
     const many = Array.from({ length: Prefetch.minimumPaths }, (_, i) => paths[i % paths.length]!)
     const prefetch = Prefetch.start(root, many, script)
     expect(prefetch).toBeDefined()
+    await prefetch!.done()
     const found = await prefetch!.found()
     const machine = Posix.make({ root })
     for (const path of paths) {
@@ -78,6 +92,26 @@ describe('Prefetch.start', () => {
     expect(found.get('/srv/out')).toMatchObject({ _tag: 'Symlink' })
     expect(JSON.stringify([...found.values()])).not.toContain('outside the root')
     expect(Object.isFrozen(found.get('/srv/d/a.conf'))).toBe(true)
+  })
+
+  it('gives, when asked, the chunks the worker has posted, without waiting for the rest, and stops the worker', async () => {
+    const { root, paths } = await fixture()
+    const many = Array.from({ length: 4 * Wire.chunk + 7 }, (_, i) => (i % 5 === 0 ? `/srv/many/f${i}` : paths[i % paths.length]!))
+    await fs.mkdir(`${root}/srv/many`)
+    for (let i = 0; i < many.length; i += 5) await fs.writeFile(`${root}/srv/many/f${i}`, `${i}`)
+    const prefetch = Prefetch.start(root, many, script)!
+    // let the worker post a chunk or more (it may also be done, or not have started: either is right)
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    const found = await prefetch.found()
+    const size = found.size
+    await prefetch.done()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(found.size).toBe(size)
+    const machine = Posix.make({ root })
+    for (const [path, probe] of found) {
+      const own = await machine.probe(path)()
+      expect(own, path).toStrictEqual(E.right(probe))
+    }
   })
 
   it('starts a warm worker that probes nothing and stops when given too few paths, or cancelled', async () => {
@@ -97,6 +131,63 @@ describe('Prefetch.start', () => {
   })
 })
 
+describe('a plan whose every file was probed ahead', () => {
+  it('is the plan made without the prefetch, byte for byte, whatever state the files are in', async () => {
+    const { root } = await fixture()
+    await fs.mkdir(`${root}/srv/many`)
+    const me = { uid: process.getuid!(), gid: process.getgid!() }
+    const lines = ['ccm:', '  resources:', '    - file:', `        - defaults: {owner: "${me.uid}", group: "${me.gid}", mode: "0644"}`, '        - /srv/many: {ensure: directory, mode: "0755"}']
+    for (let i = 0; i < Prefetch.minimumPaths + 50; i++) {
+      const p = `/srv/many/f${i}`
+      const want = `file ${i}\n`
+      const host = root + p
+      // unchanged, changed, wrong mode, absent, a directory or a symlink in the way, below a symlink out of the root
+      if (i % 7 === 0 || i % 7 === 1) await fs.writeFile(host, want, { mode: 0o644 })
+      else if (i % 7 === 2) await fs.writeFile(host, `old ${i}\n`, { mode: 0o644 })
+      else if (i % 7 === 3) await fs.writeFile(host, want, { mode: 0o600 }).then(() => fs.chmod(host, 0o600))
+      else if (i % 7 === 5) await fs.mkdir(host)
+      else if (i % 7 === 6) await fs.symlink('f0', host)
+      lines.push(`        - ${i % 50 === 49 ? `/srv/out/f${i}` : p}: {content: ${JSON.stringify(want)}}`)
+    }
+    const manifest = `${root}/../manifest.yaml`
+    await fs.writeFile(manifest, lines.join('\n') + '\n')
+    const plain = { ...Posix.make({ root }), prefetch: undefined }
+    // a prefetch that waits for the worker to probe every path, so that the first round is answered from it wholly
+    let served = 0
+    const ahead = {
+      ...plain,
+      prefetch: () => {
+        const warm = Prefetch.warm(root, script)
+        return (
+          warm && {
+            cancel: warm.cancel,
+            probe: (paths: ReadonlyArray<string>) => {
+              const p = warm.probe(paths)
+              return (
+                p && {
+                  cancel: p.cancel,
+                  found: async () => {
+                    await p.done()
+                    const found = await p.found()
+                    served = found.size
+                    return found
+                  },
+                }
+              )
+            },
+          }
+        )
+      },
+    }
+    const version = '0.0.0-test'
+    const want = await Pipeline.planManifest(manifest, plain, version)
+    const got = await Pipeline.planManifest(manifest, ahead, version)
+    expect(E.isRight(want)).toBe(true)
+    expect(served).toBeGreaterThan(Prefetch.minimumPaths - 100)
+    expect(E.isRight(got) && PlanFile.serialize(got.right)).toBe(E.isRight(want) && PlanFile.serialize(want.right))
+  }, 60_000)
+})
+
 // ---------------------------------------------------------------- the wire
 
 const id = fc.integer({ min: 0, max: 2 ** 32 - 2 })
@@ -110,9 +201,11 @@ const probe: fc.Arbitrary<Probe> = fc.oneof(
 )
 
 describe('prefetchWire', () => {
-  fcTest.prop([fc.array(fc.option(probe, { nil: undefined }), { maxLength: 30 })])('unpacks what it packed, by path, leaving out the failed probes', (probes) => {
+  fcTest.prop([fc.array(fc.option(probe, { nil: undefined }), { maxLength: 30 }), fc.integer({ min: 1, max: 31 })])('unpacks what it packed, chunk by chunk, by path, leaving out the failed probes', (probes, chunk) => {
     const paths = probes.map((_, i) => `/p${i}`)
-    const got = Wire.unpack(paths, Wire.pack(probes))
+    const got = new Map<string, Probe>()
+    for (let first = 0; first < probes.length; first += chunk) Wire.unpackInto(got, paths, Wire.pack(first, probes.slice(first, first + chunk)))
+    expect(Wire.unpack(paths, Wire.pack(0, probes))).toStrictEqual(got)
     expect([...got.keys()]).toStrictEqual(paths.filter((_, i) => probes[i] !== undefined))
     probes.forEach((p, i) => {
       if (p !== undefined) expect(got.get(paths[i]!)).toStrictEqual(p)
