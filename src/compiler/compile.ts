@@ -9,11 +9,12 @@ import * as Manifest from '../manifest/Manifest.js'
 import * as Node from '../manifest/Node.js'
 import * as Value from '../manifest/expr/Value.js'
 import * as Yaml from '../manifest/Yaml.js'
-import * as ResourceId from '../core/ResourceId.js'
 import * as Registry from '../types/registry.js'
 import type * as Deferral from '../types/Deferral.js'
 import * as Properties from '../types/Properties.js'
+import type { AnyType } from '../types/ResourceType.js'
 import type { Catalog, Links as CatalogLinks, Read, Resource } from './Catalog.js'
+import * as References from './References.js'
 
 /** How many syntax errors are shown: after the first few, a YAML parser's errors are mostly echoes of them. */
 export const syntaxErrorLimit = 3
@@ -244,79 +245,57 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   }
   const scope = m.scope
   const resources: Resource[] = []
+  // The type of each of `resources`, at the same index.
+  const typeOf: AnyType[] = []
   const seen = new Map<string, Resource>()
   // The files earlier file resources manage, by machine path, for deferring values that read them
-  // (a host path is the root's path and the machine path: no string is made per resource to key it).
+  // (a host path is the root's path and the machine path: no string is made per resource to key it);
+  // filled from `resources` up to the resource being decoded.
   const managed = new Map<string, { readonly id: string; readonly path: string }>()
+  let managedUpTo = 0
   const machineRoot = inputs.root ?? '/'
-  const managedAt = (hostPath: string) =>
-    machineRoot === '/' ? managed.get(hostPath) : hostPath.startsWith(machineRoot) ? managed.get(hostPath.slice(machineRoot.length)) : undefined
+  const managedAt = (hostPath: string) => {
+    for (; managedUpTo < resources.length; managedUpTo++) {
+      const r = resources[managedUpTo]!
+      const path = r._tag === 'skipped' ? undefined : typeOf[managedUpTo]!.manages?.(r)
+      if (path !== undefined) managed.set(path, { id: r.id, path })
+    }
+    return machineRoot === '/' ? managed.get(hostPath) : hostPath.startsWith(machineRoot) ? managed.get(hostPath.slice(machineRoot.length)) : undefined
+  }
   const deferral: Deferral.Deferral = { managedAt, snapshot: snapshotOf(inputs, m.data) }
   const decodeEnv = { scope, baseDir, deferral }
-  // Every id and alias (bare, and as `type#alias`, which CCM matches within the type), to tell a
-  // reference to a later resource from one to nothing.
-  const everyName = new Map<string, number>()
-  const everyTyped = new Map<string, number>()
-  // Each resource's id, made once (a made string is hashed anew by every map it is looked up in).
-  const idOf = m.resources.map((raw) => ResourceId.make(raw.type, raw.name))
-  m.resources.forEach((raw, i) => {
-    const id = idOf[i]!
-    if (!everyName.has(id)) everyName.set(id, i)
-    const alias = entryOf(raw, 'alias')
-    if (alias !== undefined && alias.value._tag === 'Scalar' && typeof alias.value.value === 'string') {
-      if (!everyName.has(alias.value.value)) everyName.set(alias.value.value, i)
-      const typed = ResourceId.make(raw.type, alias.value.value)
-      if (!everyTyped.has(typed)) everyTyped.set(typed, i)
-    }
-  })
-  const ids = new Set(idOf)
-  const earlier = new Map<string, string>() // id or alias → id
-  const earlierTyped = new Map<string, string>() // `type#alias` → id
+  const references = References.make(m.resources)
   const links = new Map<string, CatalogLinks>()
+  const noIds: ReadonlyArray<string> = Object.freeze([])
   const subscribing = types.names.filter((n) => types.lookup(n, undefined)?.subscribes === true)
-  for (const [index, whole] of m.resources.entries()) {
+  const accepting: Properties.Subscribers = { accepts: true, kinds: subscribing }
+  const refusing: Properties.Subscribers = { accepts: false, kinds: subscribing }
+  // Consecutive resources are mostly of one type and provider (a group): its lookup is kept.
+  let last: { readonly type: string; readonly provider: string | undefined; readonly found: AnyType | undefined } | undefined
+  // Without plugins, a type is plait's own whatever `provider:` says: it need not be looked for.
+  const plugins = inputs.plugins ?? []
+  for (let index = 0; index < m.resources.length; index++) {
+    const whole = m.resources[index]!
     // `provider` is not a common property: the rest names the same provider as the whole.
-    const provider = providerOf(whole)
-    const type = types.lookup(whole.type, provider)
-    const split = Properties.decode(whole, scope, { accepts: type?.subscribes === true, kinds: subscribing })
-    const id = idOf[index]!
-    problems.push(...split.problems.map(Diagnostic.withResource(id)))
-    const resolve = (refs: ReadonlyArray<Properties.Ref>, key: string): string[] =>
-      refs.flatMap((r) => {
-        // As CCM: `type#x` is the resource of that type named x, else the one whose alias is x.
-        const named = earlier.get(r.text)
-        const aliased = earlierTyped.get(r.text)
-        if (named !== undefined && aliased !== undefined && named !== aliased) {
-          problems.push(Diagnostic.make('Reference', `${key}: ${r.text} is ambiguous: it is ${named === r.text ? 'the id' : 'the alias'} of ${named} and the alias of ${aliased}`, { at: r.at, resource: id, hint: 'give one of them another alias' }))
-          return []
-        }
-        const target = named ?? aliased
-        if (target !== undefined) return [target]
-        const later = everyName.get(r.text) ?? everyTyped.get(r.text)
-        const message =
-          later === index
-            ? `${key}: ${r.text} is this resource itself`
-            : later !== undefined
-              ? `${key}: ${r.text} comes later in the manifest; resources run in manifest order, so a resource can only ${key === 'require' ? 'require' : 'subscribe to'} an earlier one`
-              : `${key}: no resource ${r.text} in this manifest`
-        problems.push(Diagnostic.make('Reference', message, { at: r.at, resource: id, hint: later === undefined ? 'refer to a resource as type#name, or by its alias' : undefined }))
-        return []
-      })
-    const require = resolve(split.common.require, 'require')
-    const subscribe = resolve(split.common.subscribe, 'subscribe')
+    const provider = plugins.length === 0 ? undefined : providerOf(whole)
+    if (last === undefined || last.type !== whole.type || last.provider !== provider) last = { type: whole.type, provider, found: types.lookup(whole.type, provider) }
+    const type = last.found
+    const split = Properties.decode(whole, scope, type?.subscribes === true ? accepting : refusing)
+    const id = Manifest.idOf(whole)
+    if (split.problems.length > 0) problems.push(...split.problems.map(Diagnostic.withResource(id)))
+    const require = split.common.require.length === 0 ? noIds : references.resolve(split.common.require, 'require', index, id, problems)
+    const subscribe = split.common.subscribe.length === 0 ? noIds : references.resolve(split.common.subscribe, 'subscribe', index, id, problems)
     const alias = split.common.alias
-    if (alias !== undefined && alias.text !== id && ids.has(alias.text)) {
+    if (alias !== undefined && alias.text !== id && references.isId(alias.text)) {
       problems.push(Diagnostic.make('Duplicate', `alias ${alias.text} is the id of another resource of this manifest`, { at: alias.at, resource: id, hint: 'an alias must not look like another resource' }))
     } else if (alias !== undefined) {
-      const taken = earlier.get(alias.text)
+      const taken = references.earlier(alias.text, index)
       if (taken !== undefined) problems.push(Diagnostic.make('Duplicate', `alias ${alias.text} is already ${taken === alias.text ? 'a resource id' : `the alias of ${taken}`}`, { at: alias.at, resource: id }))
     }
     if (require.length > 0 || subscribe.length > 0 || split.common.healthChecks.length > 0) links.set(id, { require, subscribe, healthChecks: split.common.healthChecks })
     const raw = split.rest
     // Later references to this resource resolve even when it does not decode (its own errors say why).
-    if (!earlier.has(id)) earlier.set(id, id)
-    if (alias !== undefined && !earlier.has(alias.text) && !ids.has(alias.text)) earlier.set(alias.text, id)
-    if (alias !== undefined && !earlierTyped.has(ResourceId.make(whole.type, alias.text))) earlierTyped.set(ResourceId.make(whole.type, alias.text), id)
+    if (alias !== undefined) references.noteAlias(alias.text, whole.type, id)
     // The type decodes it: plait's own, unless its `provider:` names a plugin's by its full name; or a plugin's type.
     if (type === undefined) continue // an unknown type: reported once for its group, above
     const decoded: E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Resource> = type.decode(raw, decodeEnv)
@@ -343,8 +322,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     }
     seen.set(spec.right.id, spec.right)
     resources.push(spec.right)
-    const path = spec.right._tag === 'skipped' ? undefined : type.manages?.(spec.right)
-    if (path !== undefined) managed.set(path, { id: spec.right.id, path })
+    typeOf.push(type)
   }
   if (problems.length > 0) return E.left(onePerKey(problems).sort(Diagnostic.compare))
   const catalog: Catalog = {

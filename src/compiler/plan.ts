@@ -29,11 +29,18 @@ const withLinks = (r: Plan.ResourcePlan, l: Links | undefined): Plan.ResourcePla
         ...(l.healthChecks.length > 0 ? { healthChecks: l.healthChecks.map((h) => ({ name: h.name, argv: [...h.argv], timeoutMs: h.timeoutMs, tries: h.tries, trySleepMs: h.trySleepMs, ...(h.goss !== undefined ? { goss: h.goss } : {}) })) } : {}),
       }
 
+/** Registry.ofKind, remembering the type it gave last: a catalog's resources of a kind come in runs. */
+const typesInRuns = (): ((kind: string) => ReturnType<typeof Registry.ofKind>) => {
+  let last: ReturnType<typeof Registry.ofKind> | undefined
+  return (kind) => (last !== undefined && last.kind === kind ? last : (last = Registry.ofKind(kind)))
+}
+
 /** The plugins the catalog's resources run, each once, sorted by name. */
 const providersOf = (specs: ReadonlyArray<Spec>): ReadonlyArray<Plan.Provider> => {
   const seen = new Map<string, Plan.Provider>()
+  const typeOf = typesInRuns()
   for (const s of specs) {
-    const p = Registry.ofKind(s._tag).provider?.(s)
+    const p = typeOf(s._tag).provider?.(s)
     if (p !== undefined && !seen.has(p.name)) seen.set(p.name, p)
   }
   return [...seen.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -42,7 +49,8 @@ const providersOf = (specs: ReadonlyArray<Spec>): ReadonlyArray<Plan.Provider> =
 /** The distinct host files the resources read (host path and spelling), in first-use order. */
 const sourcesOf = (specs: ReadonlyArray<Spec>): ReadonlyArray<{ readonly path: string; readonly written: string }> => {
   const seen = new Map<string, string>()
-  for (const s of specs) for (const x of Registry.ofKind(s._tag).sources?.(s) ?? []) if (!seen.has(x.path)) seen.set(x.path, x.written)
+  const typeOf = typesInRuns()
+  for (const s of specs) for (const x of typeOf(s._tag).sources?.(s) ?? []) if (!seen.has(x.path)) seen.set(x.path, x.written)
   return [...seen].map(([path, written]) => ({ path, written }))
 }
 
@@ -73,30 +81,50 @@ const planning = (catalog: Catalog, obs: Observations, settings: Settings): { re
   const specs: Spec[] = []
   // A failed earlier resource may yet change nothing or something: what waits on it waits (and is skipped at apply).
   const mayChange = (r: Plan.ResourcePlan): boolean => Plan.isFailed(r) || Registry.mayChange(r)
+  // One env for every resource that subscribes to nothing (most): `earlier` is the growing list itself.
+  const plainEnv: PlanEnv = { earlier: resources, subscribe: [], mayChange, accounts: obs.accounts }
+  // the planner of the kind planned last: resources of a kind come in runs
+  let lastKind: string | undefined
+  let planner: ReturnType<ReturnType<typeof Registry.ofKind>['planner']> | undefined
+  // what observe found, by position when it was made for this very catalog (see Observations.inOrder)
+  const inOrder = obs.inOrder !== undefined && obs.inOrder.resources === catalog.resources ? obs.inOrder.results : undefined
+  let k = 0
+  const linked = catalog.links.size > 0
   for (const spec of catalog.resources) {
+    const links = linked ? catalog.links.get(spec.id) : undefined
     if (CatalogM.isSkipped(spec)) {
-      resources.push(withLinks({ kind: spec.kind, id: spec.id, type: spec.type, name: spec.name, at: Position.render(spec.at), action: 'none', skipped: spec.reason, steps: [] }, catalog.links.get(spec.id)))
+      resources.push(withLinks({ kind: spec.kind, id: spec.id, type: spec.type, name: spec.name, at: Position.render(spec.at), action: 'none', skipped: spec.reason, steps: [] }, links))
       continue
     }
     specs.push(spec)
-    const type = Registry.ofKind(spec._tag)
-    let planner = planners.get(spec._tag)
-    if (planner === undefined) {
-      planner = type.planner()
-      planners.set(spec._tag, planner)
+    if (spec._tag !== lastKind || planner === undefined) {
+      lastKind = spec._tag
+      planner = planners.get(spec._tag)
+      if (planner === undefined) {
+        planner = Registry.ofKind(spec._tag).planner()
+        planners.set(spec._tag, planner)
+      }
     }
-    const observed = obs.byId.get(spec.id)
-    const unobserved = obs.failed?.get(spec.id)
+    let observed: unknown
+    let unobserved: Diagnostic.Diagnostic | undefined
+    if (inOrder !== undefined) {
+      const o = inOrder[k++]!
+      if (E.isLeft(o)) unobserved = o.left
+      else observed = o.right
+    } else {
+      observed = obs.byId.get(spec.id)
+      unobserved = obs.failed?.get(spec.id)
+    }
     if (observed === undefined && unobserved === undefined) throw new Error(`invariant: no observation for ${spec.id}`)
-    const env: PlanEnv = { earlier: resources, subscribe: catalog.links.get(spec.id)?.subscribe ?? [], mayChange, accounts: obs.accounts }
+    const env: PlanEnv = links === undefined || links.subscribe.length === 0 ? plainEnv : { ...plainEnv, subscribe: links.subscribe }
     const r: E.Either<Diagnostic.Diagnostic, Plan.ResourcePlan> = unobserved !== undefined ? E.left(unobserved) : planner(spec, observed, env)
     if (E.isRight(r)) {
-      resources.push(withLinks(r.right, catalog.links.get(spec.id)))
+      resources.push(withLinks(r.right, links))
       continue
     }
     problems.add(r.left)
     const { id, type: typeName, name } = CatalogM.identity(spec)
-    resources.push(withLinks({ kind: spec._tag, id, type: typeName, name, at: Position.render(spec.at), action: 'none', failed: reasonOf(r.left), steps: [] }, catalog.links.get(spec.id)))
+    resources.push(withLinks({ kind: spec._tag, id, type: typeName, name, at: Position.render(spec.at), action: 'none', failed: reasonOf(r.left), steps: [] }, links))
   }
   // Sources are recorded as the manifest spells them, so plans do not depend on where a checkout lives.
   const providers = providersOf(specs)

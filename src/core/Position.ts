@@ -12,5 +12,5 @@ export interface Position {
  */
 export const make = (file: string, line: number, col: number): Position => ({ file, line, col })
 
-/** Renders `file:line:col`. */
-export const render = (p: Position): string => `${p.file}:${p.line}:${p.col}`
+/** Renders `file:line:col`, as one flat string (every resource's plan keeps one; a template would keep a tree of pieces). */
+export const render = (p: Position): string => [p.file, ':', p.line, ':', p.col].join('')

@@ -2,10 +2,12 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import type { Position } from '../core/Position.js'
+import * as ResourceId from '../core/ResourceId.js'
 import * as Hierarchy from './Hierarchy.js'
 import * as Node from './Node.js'
 import * as Evaluate from './expr/Evaluate.js'
 import * as Template from './expr/Template.js'
+import * as TemplateSyntax from './expr/TemplateSyntax.js'
 import * as Value from './expr/Value.js'
 
 /**
@@ -37,10 +39,15 @@ export const scopeOf = (env: Evaluate.Env, reads: Evaluate.Read[] = []): Scope =
 export interface RawResource {
   readonly type: string
   readonly name: string
+  /** Its id (`type#name`, as ResourceId.make gives it), made once by decode for every stage that keys by it. */
+  readonly id?: string
   readonly nameAt: Position
   /** Properties in source order; a property set by the item overrides the same one from `defaults`. */
   readonly props: ReadonlyArray<Node.Entry>
 }
+
+/** A raw resource's id: the one decode made, or made now. */
+export const idOf = (raw: RawResource): string => raw.id ?? ResourceId.make(raw.type, raw.name)
 
 export interface Manifest {
   readonly file: string
@@ -213,11 +220,13 @@ const decodeResources = (
       }
       const name = renderName(nameEntry.value, scope, problems)
       if (name !== undefined) {
-        out.push({ type, name, nameAt: nameEntry.value.at, props: body.entries.filter((e) => e.key !== 'name') })
+        out.push({ type, name, id: ResourceId.make(type, name), nameAt: nameEntry.value.at, props: body.entries.filter((e) => e.key !== 'name') })
       }
     } else if (body._tag === 'Seq') {
-      let defaults: ReadonlyArray<Node.Entry> = []
-      for (const entry of body.items) {
+      let defaults: Defaults = noDefaults
+      // An indexed loop: it runs once per resource, mostly before it is optimized (for-of would make an iterator result each time).
+      for (let i = 0; i < body.items.length; i++) {
+        const entry = body.items[i]!
         if (entry._tag !== 'Map' || entry.entries.length !== 1) {
           problems.push(Diagnostic.make('Decode', `${type}: each list item must be a map with exactly one key, the resource name`, { at: entry.at }))
           continue
@@ -231,11 +240,12 @@ const decodeResources = (
         const own = props._tag === 'Map' ? props.entries : []
         if (only.key === 'defaults') {
           defaultsOut.push({ type, props: own })
-          defaults = merge(defaults, own)
+          defaults = defaultsOf(merge(defaults, own))
           continue
         }
-        const name = renderName({ _tag: 'Scalar', value: only.key, text: only.key, quoted: true, at: only.keyAt }, scope, problems)
-        if (name !== undefined) out.push({ type, name, nameAt: only.keyAt, props: merge(defaults, own) })
+        // A name without a hole is itself (most names): no node is made to render it.
+        const name = only.key !== '' && (only.key.indexOf('{') < 0 || TemplateSyntax.isPlain(only.key)) ? only.key : renderName({ _tag: 'Scalar', value: only.key, text: only.key, quoted: true, at: only.keyAt }, scope, problems)
+        if (name !== undefined) out.push({ type, name, id: ResourceId.make(type, name), nameAt: only.keyAt, props: merge(defaults, own) })
       }
     } else {
       problems.push(Diagnostic.make('Decode', `${type}: expected a list of resources, found ${Node.describe(body)}`, { at: body.at }))
@@ -243,11 +253,29 @@ const decodeResources = (
   }
 }
 
+/** A group's defaults so far, with their keys (made once per `defaults` entry, not once per resource). */
+interface Defaults {
+  readonly entries: ReadonlyArray<Node.Entry>
+  readonly keys: ReadonlySet<string>
+}
+
+const noDefaults: Defaults = { entries: [], keys: new Set() }
+
+const defaultsOf = (entries: ReadonlyArray<Node.Entry>): Defaults => ({ entries, keys: new Set(entries.map((e) => e.key)) })
+
+/** True when an item sets a key of its defaults. */
+const overrides = (own: ReadonlyArray<Node.Entry>, keys: ReadonlySet<string>): boolean => {
+  for (let i = 0; i < own.length; i++) if (keys.has(own[i]!.key)) return true
+  return false
+}
+
 /** Defaults first, then the item's own properties; an own property replaces a default of the same key. */
-const merge = (defaults: ReadonlyArray<Node.Entry>, own: ReadonlyArray<Node.Entry>): ReadonlyArray<Node.Entry> => {
-  if (defaults.length === 0) return own // no defaults: the item's own entries, as they are (both are read-only)
+const merge = (defaults: Defaults, own: ReadonlyArray<Node.Entry>): ReadonlyArray<Node.Entry> => {
+  if (defaults.entries.length === 0) return own // no defaults: the item's own entries, as they are (both are read-only)
+  // Most items set keys the defaults do not: then nothing is replaced, and no set of the item's keys is made.
+  if (!overrides(own, defaults.keys)) return defaults.entries.concat(own)
   const ownKeys = new Set(own.map((e) => e.key))
-  return [...defaults.filter((d) => !ownKeys.has(d.key)), ...own]
+  return [...defaults.entries.filter((d) => !ownKeys.has(d.key)), ...own]
 }
 
 const renderName = (n: Node.Node, scope: Scope, problems: Diagnostic.Diagnostic[]): string | undefined => {
@@ -265,13 +293,28 @@ export const renderString = (n: Node.Node, scope: Scope, problems: Diagnostic.Di
     problems.push(Diagnostic.make('Decode', `expected a string, found ${Node.describe(n)}`, { at: n.at }))
     return undefined
   }
+  const plain = plainText(n)
+  if (plain !== undefined) return plain
   const r = Template.render(n.text, scope.env, { base: n.at, shift: n.quoted ? 1 : 0 })
   if (E.isLeft(r)) {
     problems.push(Diagnostic.make('Expression', r.left.message, { at: r.left.at ?? n.at }))
     return undefined
   }
-  record(scope, r.right.reads)
-  const v = r.right.value
+  return stringOf(n, r.right, scope, problems)
+}
+
+/**
+ * The text of a scalar without a template hole: what renderString gives it (plain scalars keep
+ * their source spelling), without rendering. Most values are such text, and they read nothing.
+ */
+export const plainText = (n: Node.Node): string | undefined =>
+  // Without a "{" there is no hole (one search for most values, rather than isPlain's two).
+  n._tag === 'Scalar' && n.value !== null && (n.text.indexOf('{') < 0 || TemplateSyntax.isPlain(n.text)) ? n.text : undefined
+
+/** A string-typed node's value from its rendering: what it read is recorded; a list or a map is a problem at the node. */
+export const stringOf = (n: Node.Node, rendered: Template.Rendered, scope: Scope, problems: Diagnostic.Diagnostic[]): string | undefined => {
+  record(scope, rendered.reads)
+  const v = rendered.value
   if (v === null) return ''
   if (Value.isArray(v) || Value.isMap(v)) {
     problems.push(Diagnostic.make('Expression', `expression gives ${Value.isArray(v) ? 'a list' : 'a map'} where a string is expected`, { at: n.at }))

@@ -6,7 +6,7 @@ import type { Catalog } from '../compiler/Catalog.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import { memo } from '../core/Memo.js'
 import * as Digest from '../core/Digest.js'
-import type { Families } from '../core/Observation.js'
+import type { Families, Observation } from '../core/Observation.js'
 import * as Fault from '../core/Fault.js'
 import type { Accounts, Probe } from '../core/Probe.js'
 import type { Observations } from './Observations.js'
@@ -17,7 +17,7 @@ import type { ReadHost } from '../interpreters/probes.js'
 import type { Session } from '../interpreters/libral/Session.js'
 import type { Runner } from '../interpreters/Runner.js'
 import * as Registry from '../types/registry.js'
-import type { Bytes } from '../types/ResourceType.js'
+import type { Bytes, Spec } from '../types/ResourceType.js'
 import * as Run from './run.js'
 
 // model
@@ -58,23 +58,48 @@ export const observeWith = async (
   inline: (text: string) => Bytes,
   tolerant = false,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
-  const observed = catalog.resources.filter((r) => r._tag !== 'skipped')
   const env = { inline }
-  const results = await Run.runAll(
-    observed.map((spec) => Registry.ofKind(spec._tag).observe(spec, env)),
-    families,
-  )
+  const observed: Spec[] = []
+  const programs: Observation<E.Either<unknown, unknown>>[] = []
+  // the type of the kind observed last: resources of a kind come in runs
+  let type: ReturnType<typeof Registry.ofKind> | undefined
+  for (const spec of catalog.resources) {
+    if (spec._tag === 'skipped') continue
+    if (type?.kind !== spec._tag) type = Registry.ofKind(spec._tag)
+    observed.push(spec)
+    programs.push(type.observe(spec, env))
+  }
+  const results = (await Run.runAll(programs, families)) as ReadonlyArray<E.Either<Diagnostic.Diagnostic, unknown>>
   const problems = new Set<Diagnostic.Diagnostic>()
-  const byId = new Map<string, unknown>()
   const failed = new Map<string, Diagnostic.Diagnostic>()
-  results.forEach((r, i) => {
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!
     if (E.isLeft(r)) {
-      problems.add(r.left as Diagnostic.Diagnostic)
-      failed.set(observed[i]!.id, r.left as Diagnostic.Diagnostic)
-    } else byId.set(observed[i]!.id, r.right)
+      problems.add(r.left)
+      failed.set(observed[i]!.id, r.left)
+    }
+  }
+  if (!tolerant && problems.size > 0) return E.left([...problems])
+  // The index by id is made when first read: the plan stage reads `inOrder` instead.
+  let byId: ReadonlyMap<string, unknown> | undefined
+  const index = (): ReadonlyMap<string, unknown> => {
+    if (byId !== undefined) return byId
+    const made = new Map<string, unknown>()
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i]!
+      if (E.isRight(r)) made.set(observed[i]!.id, r.right)
+    }
+    return (byId = made)
+  }
+  return E.right({
+    accounts,
+    get byId() {
+      return index()
+    },
+    hosts,
+    inOrder: { resources: catalog.resources, results },
+    ...(tolerant && failed.size > 0 ? { failed } : {}),
   })
-  if (tolerant) return E.right({ accounts, byId, hosts, ...(failed.size > 0 ? { failed } : {}) })
-  return problems.size > 0 ? E.left([...problems]) : E.right({ accounts, byId, hosts })
 }
 
 /**

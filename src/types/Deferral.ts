@@ -30,10 +30,35 @@ export interface Probed {
 
 // constructors
 
+/** The names of the functions that read a file (Evaluate's readFile, file and template), anywhere in a template's text. */
+const readsFiles = /file|File|template/
+
 /** A scalar's template when it reads a managed file; undefined when it can be rendered now. */
 export const probe = (n: Node.Node, scope: Scope, baseDir: string, deferral: Deferral | undefined): Probed | undefined => {
+  const p = renderOrProbe(n, scope, baseDir, deferral)
+  return p !== undefined && p._tag === 'Deferred' ? p.probed : undefined
+}
+
+/**
+ * As `probe`, keeping the rendering when the template reads no managed file (`Now`; what it read is
+ * not recorded yet: the caller records it as it takes the value), so that it is not rendered a
+ * second time. Undefined when it cannot be probed or does not render (rendering it again says why).
+ */
+export const renderOrProbe = (
+  n: Node.Node,
+  scope: Scope,
+  baseDir: string,
+  deferral: Deferral | undefined,
+): { readonly _tag: 'Now'; readonly rendered: Template.Rendered } | { readonly _tag: 'Deferred'; readonly probed: Probed } | undefined => {
   const read = scope.env.readFile
   if (deferral === undefined || read === undefined || n._tag !== 'Scalar' || typeof n.value !== 'string') return undefined
+  const where = { base: n.at, shift: n.quoted ? 1 : 0 }
+  // A template reads a file only by calling readFile, file or template by name: one that names
+  // none of them is rendered as it is, without a reader that watches for managed files (most are).
+  if (!readsFiles.test(n.text)) {
+    const now = Template.render(n.text, scope.env, where)
+    return E.isRight(now) ? { _tag: 'Now', rendered: now.right } : undefined
+  }
   const managed = new Map<string, { readonly id: string; readonly path: string }>()
   const reader = (blank: boolean) => (p: string): E.Either<string, string> => {
     const m = deferral.managedAt(PosixPath.resolve(baseDir, p))
@@ -41,13 +66,13 @@ export const probe = (n: Node.Node, scope: Scope, baseDir: string, deferral: Def
     managed.set(p, m)
     return blank ? E.right('') : E.left('plait: deferred read')
   }
-  const where = { base: n.at, shift: n.quoted ? 1 : 0 }
   const first = Template.render(n.text, { ...scope.env, readFile: reader(false) }, where)
-  if (E.isRight(first) || managed.size === 0) return undefined
+  if (managed.size === 0) return E.isRight(first) ? { _tag: 'Now', rendered: first.right } : undefined
+  if (E.isRight(first)) return undefined
   const dry = Template.render(n.text, { ...scope.env, readFile: reader(true) }, where)
   const reads: Evaluate.Reads = E.isRight(dry) ? dry.right.reads : { values: [], files: [], clock: false }
   record(scope, reads)
-  return { template: n.text, at: n.at, managed, reads: { ...reads, files: reads.files.filter((f) => !managed.has(f)) } }
+  return { _tag: 'Deferred', probed: { template: n.text, at: n.at, managed, reads: { ...reads, files: reads.files.filter((f) => !managed.has(f)) } } }
 }
 
 /** Merges what several deferred values read into one snapshot's reads. */

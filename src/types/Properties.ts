@@ -206,18 +206,42 @@ const decodeControl = (e: Node.Entry, scope: Scope, problems: Diagnostic.Diagnos
   return control
 }
 
+const isCommon = (key: string): boolean => (keys as ReadonlyArray<string>).includes(key)
+
+/** True when an entry is a common property (an indexed loop: it runs once per resource, mostly before it is optimized). */
+const setsAny = (props: ReadonlyArray<Node.Entry>): boolean => {
+  for (let i = 0; i < props.length; i++) if (isCommon(props[i]!.key)) return true
+  return false
+}
+
+/** The common properties of a resource that sets none. */
+const none: Properties = Object.freeze({ require: Object.freeze([]), subscribe: Object.freeze([]), control: Object.freeze({}), healthChecks: Object.freeze([]) })
+const noProblems: ReadonlyArray<Diagnostic.Diagnostic> = Object.freeze([])
+
 /**
  * Splits a raw resource into its common properties and the rest (for its type's decoder). A
  * `control` that skips the resource is reported in `control.skip`.
  */
-export const decode = (raw: RawResource, scope: Scope, subscribers: Subscribers): { readonly common: Properties; readonly rest: RawResource; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } => {
+export const decode = (raw: RawResource, scope: Scope, subscribers: Subscribers): Split =>
+  // Most resources set none of the common properties: the rest is the resource itself, and nothing
+  // else is made for it (not even the closures' context of `split`, made as it is entered).
+  setsAny(raw.props) ? split(raw, scope, subscribers) : { common: none, rest: raw, problems: noProblems }
+
+/** A resource's common properties, the rest, and the problems of the common ones. */
+export interface Split {
+  readonly common: Properties
+  readonly rest: RawResource
+  readonly problems: ReadonlyArray<Diagnostic.Diagnostic>
+}
+
+const split = (raw: RawResource, scope: Scope, subscribers: Subscribers): Split => {
   const problems: Diagnostic.Diagnostic[] = []
   let alias: Ref | undefined
   let require: Ref[] = []
   let subscribe: Ref[] = []
   let control: Control = {}
   const healthChecks: HealthCheck[] = []
-  const rest: RawResource = { ...raw, props: raw.props.filter((e) => !(keys as ReadonlyArray<string>).includes(e.key)) }
+  const rest: RawResource = { ...raw, props: raw.props.filter((e) => !isCommon(e.key)) }
   // control first: a resource it skips has nothing else resolved (its templates may not work here).
   for (const e of raw.props) if (e.key === 'control') control = decodeControl(e, scope, problems)
   if (control.skip !== undefined) {

@@ -53,7 +53,7 @@ export const digest = (s: FileStatus): string => {
   if (s._tag === 'File') {
     const { uid, gid, mode, size, sha256 } = s
     if (isInt(uid) && isInt(gid) && isInt(mode) && isInt(size) && typeof sha256 === 'string' && Object.keys(s).length === ('content' in s ? 7 : 6)) {
-      return 'sha256:' + Digest.sha256(`{"_tag":"File","gid":${gid},"mode":${mode},"sha256":${JSON.stringify(sha256)},"size":${size},"uid":${uid}}`)
+      return flat('sha256:', Digest.sha256(`{"_tag":"File","gid":${gid},"mode":${mode},"sha256":${JSON.stringify(sha256)},"size":${size},"uid":${uid}}`))
     }
     const { content: _content, ...rest } = s
     return Digest.ofValue(rest)
@@ -63,22 +63,31 @@ export const digest = (s: FileStatus): string => {
 
 const isInt = (n: unknown): n is number => Number.isSafeInteger(n)
 
+/**
+ * Texts and numbers joined into one flat string. A concatenation (`+`, a template) makes a tree
+ * of pieces instead; a file's summary and digest are kept in its resource's plan, ten thousand of
+ * them in a large plan, where the trees would hold about twice the memory (and the garbage
+ * collector copies what a plan holds while planning goes on).
+ */
+const flat = (...parts: ReadonlyArray<string | number>): string => parts.join('')
+
 /** A user's or group's display name: its name in the database, else the number. */
 export const nameOf = (names: ReadonlyMap<number, string>, id: number): string => names.get(id) ?? String(id)
 
 /** A one-line summary for people: `file 0644 root:root 12 bytes sha256:0123abcd`. */
 export const summary = (s: FileStatus, accounts: Accounts): string => {
-  const who = (uid: number, gid: number): string => `${nameOf(accounts.userNames, uid)}:${nameOf(accounts.groupNames, gid)}`
   switch (s._tag) {
     case 'Absent':
       return 'absent'
     case 'File':
-      return `file ${Mode.format(s.mode)} ${who(s.uid, s.gid)} ${s.size} bytes sha256:${s.sha256.slice(0, 12)}`
+      return flat('file ', Mode.format(s.mode), ' ', who(accounts, s.uid, s.gid), ' ', s.size, ' bytes sha256:', s.sha256.slice(0, 12))
     case 'Directory':
-      return `directory ${Mode.format(s.mode)} ${who(s.uid, s.gid)}${s.empty ? ' (empty)' : ''}`
+      return `directory ${Mode.format(s.mode)} ${who(accounts, s.uid, s.gid)}${s.empty ? ' (empty)' : ''}`
     case 'Symlink':
       return `symlink to ${s.target}`
     case 'Other':
-      return `special file ${Mode.format(s.mode)} ${who(s.uid, s.gid)}`
+      return `special file ${Mode.format(s.mode)} ${who(accounts, s.uid, s.gid)}`
   }
 }
+
+const who = (accounts: Accounts, uid: number, gid: number): string => `${nameOf(accounts.userNames, uid)}:${nameOf(accounts.groupNames, gid)}`

@@ -34,6 +34,9 @@ const parentOf = (path: string): Observation<Planner.ParentKind> =>
     Obs.probe(path, { contentLimit: 0 }),
   )
 
+/** No host files read (most resources): one value, not one array per resource. */
+const noSources: ReadonlyArray<{ readonly path: string; readonly written: string }> = []
+
 /** No managed files read (most resources): one value, not one map per resource. */
 const noneManaged: ReadonlyMap<string, Uint8Array> = new Map()
 const noOptions = {}
@@ -58,14 +61,21 @@ const observePath = (spec: Spec.FileSpec, bytes: FilePlan.Bytes | undefined): Ob
   Obs.probeThen(spec.path, bytes === undefined ? noOptions : { contentUnless: bytes.sha256, contentLimit: FilePlan.diffLimit }, (r): Observation<E.Either<Diagnostic.Diagnostic, Planner.Observed>> => {
     if (E.isLeft(r)) return Obs.done(E.left(Diagnostic.make('Observe', `cannot observe ${spec.path}: ${Fault.render(r.left)}`, { at: spec.at, resource: spec.id })))
     const status = Status.fromProbe(r.right)
-    const parent = PosixPath.dirname(spec.path)
-    const needsParent = spec.ensure !== 'absent' && status._tag === 'Absent' && parent !== '/'
-    const observed = (p: Planner.ParentKind | undefined, managed: ReadonlyMap<string, Uint8Array>): E.Either<Diagnostic.Diagnostic, Planner.Observed> =>
-      E.right(bytes === undefined && p === undefined ? { status, managed } : { status, managed, ...(bytes !== undefined ? { bytes } : {}), ...(p !== undefined ? { parent: p } : {}) })
-    const managed = spec.content._tag === 'Deferred' ? Managed.readSome(Object.values(spec.content.deferred.managed)) : undefined
-    if (!needsParent) return managed === undefined ? Obs.done(observed(undefined, noneManaged)) : Obs.map((m: ReadonlyMap<string, Uint8Array>) => observed(undefined, m))(managed)
-    return Obs.chain((p: Planner.ParentKind) => (managed === undefined ? Obs.done(observed(p, noneManaged)) : Obs.map((m: ReadonlyMap<string, Uint8Array>) => observed(p, m))(managed)))(parentOf(parent))
+    // only a path that would be created has its parent probed ("/" always stands)
+    const parent = spec.ensure !== 'absent' && status._tag === 'Absent' ? PosixPath.dirname(spec.path) : '/'
+    // the common case, one question asked: done without a further step
+    if (parent === '/' && spec.content._tag !== 'Deferred') return Obs.done(E.right(bytes === undefined ? { status, managed: noneManaged } : { status, managed: noneManaged, bytes }))
+    return observeMore(spec, bytes, status, parent)
   })
+
+/** What a resource asks after its path's probe: its parent (unless `parent` is "/"), and the managed files its deferred content reads. */
+const observeMore = (spec: Spec.FileSpec, bytes: FilePlan.Bytes | undefined, status: Status.FileStatus, parent: string): Observation<E.Either<Diagnostic.Diagnostic, Planner.Observed>> => {
+  const observed = (p: Planner.ParentKind | undefined, managed: ReadonlyMap<string, Uint8Array>): E.Either<Diagnostic.Diagnostic, Planner.Observed> =>
+    E.right(bytes === undefined && p === undefined ? { status, managed } : { status, managed, ...(bytes !== undefined ? { bytes } : {}), ...(p !== undefined ? { parent: p } : {}) })
+  const managed = spec.content._tag === 'Deferred' ? Managed.readSome(Object.values(spec.content.deferred.managed)) : undefined
+  if (parent === '/') return managed === undefined ? Obs.done(observed(undefined, noneManaged)) : Obs.map((m: ReadonlyMap<string, Uint8Array>) => observed(undefined, m))(managed)
+  return Obs.chain((p: Planner.ParentKind) => (managed === undefined ? Obs.done(observed(p, noneManaged)) : Obs.map((m: ReadonlyMap<string, Uint8Array>) => observed(p, m))(managed)))(parentOf(parent))
+}
 
 /** Works out a deferred resource's content at its turn and plans it against the machine as it is now. */
 const resolve = (r: FileResourcePlan & { readonly deferred: DeferredM.Deferred }, accounts: import('../../core/Probe.js').Accounts) =>
@@ -113,13 +123,10 @@ export const file: ResourceType<Spec.FileSpec, Planner.Observed, FileResourcePla
   codec: FileResourcePlan,
   keys: Spec.keys,
   decode: (raw, env) => Spec.decode(raw, env.scope, env.baseDir, env.deferral),
-  sources: (spec) => (spec.content._tag === 'Source' ? [{ path: spec.content.path, written: spec.content.written }] : []),
+  sources: (spec) => (spec.content._tag === 'Source' ? [{ path: spec.content.path, written: spec.content.written }] : noSources),
   manages: (spec) => spec.path,
   observe,
-  planner: () => {
-    const plan = Planner.planner()
-    return (spec, o, env) => plan(spec, o, env.accounts, (after) => Planner.settles(after, env.earlier, env.mayChange))
-  },
+  planner: Planner.planner,
   pending: (r) => (isDeferred(r) ? `${DeferredM.describe(r.deferred)}; would be worked out and planned at its turn` : undefined),
   mayChange: (r) => r.steps.length > 0 || isDeferred(r),
   needs: (r) => (isDeferred(r) ? r.deferred.after : []),

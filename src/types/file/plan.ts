@@ -44,6 +44,43 @@ export const resolvePrincipal = (kind: 'owner' | 'group', text: string, accounts
     : E.right({ name: text, id })
 }
 
+/** Resolves an owner or group (resolvePrincipal, or a memo of it: see `principals`). */
+export type Principals = (kind: 'owner' | 'group', text: string, accounts: Accounts) => E.Either<Fault.Fault, Principal>
+
+/**
+ * resolvePrincipal, remembering its answers for one run (its resources name a few users and groups
+ * thousands of times). The principals it gives are shared between the resources' plans: plan
+ * values are never changed once made.
+ */
+export const principals = (): Principals => {
+  let of: Accounts | undefined
+  const owners = new Map<string, E.Either<Fault.Fault, Principal>>()
+  const groups = new Map<string, E.Either<Fault.Fault, Principal>>()
+  // the last answer of each kind: resources in a row mostly name the same one, and comparing two
+  // short texts costs less than hashing each resource's own copy of the name for the table
+  let lastOwner: { readonly text: string; readonly r: E.Either<Fault.Fault, Principal> } | undefined
+  let lastGroup: typeof lastOwner
+  return (kind, text, accounts) => {
+    if (accounts !== of) {
+      of = accounts
+      owners.clear()
+      groups.clear()
+      lastOwner = lastGroup = undefined
+    }
+    const last = kind === 'owner' ? lastOwner : lastGroup
+    if (last !== undefined && last.text === text) return last.r
+    const seen = kind === 'owner' ? owners : groups
+    let r = seen.get(text)
+    if (r === undefined) {
+      r = resolvePrincipal(kind, text, accounts)
+      seen.set(text, r)
+    }
+    if (kind === 'owner') lastOwner = { text, r }
+    else lastGroup = { text, r }
+    return r
+  }
+}
+
 /** Turns bytes into plan content: UTF-8 text when they decode as such, base64 otherwise. */
 export const toContent = (b: Bytes): Content => {
   const text = asText(b.data)
@@ -72,22 +109,20 @@ export const empty: Bytes = { data: new Uint8Array(0), sha256: Digest.sha256('')
  * directory stands where a file is wanted without `force`, or when a symlink is in the way of a
  * file with no content. Anything else in the way is removed first (CCM's decision table).
  */
-export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatus, accounts: Accounts): E.Either<Diagnostic.Diagnostic, FilePlan> => {
-  const fail = (message: string, hint?: string): E.Either<Diagnostic.Diagnostic, never> =>
-    E.left(Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id, hint }))
+export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatus, accounts: Accounts, principal: Principals = resolvePrincipal): E.Either<Diagnostic.Diagnostic, FilePlan> => {
   let owner: Principal | undefined
   let group: Principal | undefined
   if (spec.ensure !== 'absent') {
-    const o = resolvePrincipal('owner', spec.owner ?? '', accounts)
-    if (E.isLeft(o)) return fail(o.left.description)
-    const g = resolvePrincipal('group', spec.group ?? '', accounts)
-    if (E.isLeft(g)) return fail(g.left.description)
+    const o = principal('owner', spec.owner ?? '', accounts)
+    if (E.isLeft(o)) return failure(spec, o.left.description)
+    const g = principal('group', spec.group ?? '', accounts)
+    if (E.isLeft(g)) return failure(spec, g.left.description)
     owner = o.right
     group = g.right
   }
-  const desired = desiredOf(spec, bytes, owner, group)
   const mode = spec.mode ?? 0
   const modeText = Mode.format(mode)
+  const desired = desiredOf(spec, bytes, owner, group, modeText)
   const steps: Step[] = []
   const path = spec.path
   const existed = status._tag !== 'Absent'
@@ -97,7 +132,7 @@ export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatu
       if (status._tag === 'Absent') break
       if (status._tag === 'Directory') {
         if (!status.empty && !spec.force) {
-          return fail(`${path} is a non-empty directory`, 'set force: true to remove it with its contents')
+          return failure(spec, `${path} is a non-empty directory`, 'set force: true to remove it with its contents')
         }
         steps.push({ _tag: 'file.remove', path, kind: 'directory', recursive: !status.empty, reason: status.empty ? 'directory exists' : 'directory exists (force: remove with its contents)', noop: 'Would have removed the file' })
       } else {
@@ -123,27 +158,22 @@ export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatu
     }
     case 'present': {
       if (status._tag === 'Directory' && !status.empty && !spec.force) {
-        return fail(`${path} is a non-empty directory; a file replaces it only with force: true`, 'set force: true to replace it and its contents with the file')
+        return failure(spec, `${path} is a non-empty directory; a file replaces it only with force: true`, 'set force: true to replace it and its contents with the file')
       }
       if (status._tag === 'Symlink' && bytes === undefined) {
-        return fail(`${path} is a symlink to ${status.target}; plait does not follow symlinks`, 'give content or source to replace the link with a file, or remove it first')
-      }
-      const write = (data: Bytes, reason: string, old?: Uint8Array): Step => {
-        const content = toContent(data)
-        const diff = unifiedDiff(path, old, content, status._tag === 'Absent' || status._tag === 'Directory' || status._tag === 'Other')
-        return { _tag: 'file.write', path, content, owner: owner!, group: group!, mode: modeText, reason, noop: existed ? 'Would have updated the file' : 'Would have created the file', ...(diff !== undefined ? { diff } : {}) }
+        return failure(spec, `${path} is a symlink to ${status.target}; plait does not follow symlinks`, 'give content or source to replace the link with a file, or remove it first')
       }
       if (status._tag === 'Absent') {
-        steps.push(write(bytes ?? empty, bytes === undefined ? 'file does not exist (created empty: no content or source)' : 'file does not exist'))
+        steps.push(writeStep(path, status, owner!, group!, modeText, bytes ?? empty, bytes === undefined ? 'file does not exist (created empty: no content or source)' : 'file does not exist'))
       } else if (status._tag === 'Directory' || status._tag === 'Other') {
         // CCM's table: the file replaces what is there (a non-empty directory only with force).
         steps.push(inTheWay(path, status, 'file'))
-        steps.push(write(bytes ?? empty, `a ${kindName(status)} was in the way${bytes === undefined ? ' (created empty: no content or source)' : ''}`))
+        steps.push(writeStep(path, status, owner!, group!, modeText, bytes ?? empty, `a ${kindName(status)} was in the way${bytes === undefined ? ' (created empty: no content or source)' : ''}`))
       } else if (status._tag === 'Symlink') {
-        steps.push(write(bytes!, `a symlink to ${status.target} is in the way; it is replaced by the file`))
+        steps.push(writeStep(path, status, owner!, group!, modeText, bytes!, `a symlink to ${status.target} is in the way; it is replaced by the file`))
       } else if (bytes !== undefined && bytes.sha256 !== status.sha256) {
         const changes = attrChanges(status, owner!, group!, mode, accounts)
-        steps.push(write(bytes, [`content differs (sha256 ${status.sha256.slice(0, 12)} → ${bytes.sha256.slice(0, 12)})`, ...changes].join(', '), status.content))
+        steps.push(writeStep(path, status, owner!, group!, modeText, bytes, [`content differs (sha256 ${status.sha256.slice(0, 12)} → ${bytes.sha256.slice(0, 12)})`, ...changes].join(', '), status.content))
       } else {
         const changes = attrChanges(status, owner!, group!, mode, accounts)
         if (changes.length > 0) {
@@ -156,11 +186,22 @@ export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatu
   return E.right({ desired, steps, action: actionOf(steps, existed) })
 }
 
+/** A failure of a resource's plan: a diagnostic that names it. */
+const failure = (spec: FileSpec, message: string, hint?: string): E.Either<Diagnostic.Diagnostic, never> => E.left(Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id, hint }))
+
+/** The write of a file's content, with its diff against the old bytes when it has one to show. */
+const writeStep = (path: string, status: FileStatus, owner: Principal, group: Principal, mode: string, data: Bytes, reason: string, old?: Uint8Array): Step => {
+  const content = toContent(data)
+  const diff = unifiedDiff(path, old, content, status._tag === 'Absent' || status._tag === 'Directory' || status._tag === 'Other')
+  return { _tag: 'file.write', path, content, owner, group, mode, reason, noop: status._tag !== 'Absent' ? 'Would have updated the file' : 'Would have created the file', ...(diff !== undefined ? { diff } : {}) }
+}
+
 /** What a file resource's steps amount to: removals only delete; anything else creates what was absent or updates what was there. */
 export const actionOf = (steps: ReadonlyArray<Step>, existed: boolean): Action =>
   steps.length === 0 ? 'none' : steps.every((s) => s._tag === 'file.remove') ? 'delete' : existed ? 'update' : 'create'
 
-const desiredOf = (spec: FileSpec, bytes: Bytes | undefined, owner: Principal | undefined, group: Principal | undefined): FileDesired => {
+/** The desired state the plan records; `modeText` is the spec's mode formatted (when it has one). */
+const desiredOf = (spec: FileSpec, bytes: Bytes | undefined, owner: Principal | undefined, group: Principal | undefined, modeText: string): FileDesired => {
   const d: { -readonly [K in keyof FileDesired]: FileDesired[K] } = { ensure: spec.ensure, force: spec.force }
   if (spec.ensure === 'present' && bytes !== undefined) {
     d.content = { sha256: bytes.sha256, size: bytes.data.length, origin: spec.content._tag === 'Source' ? 'source' : 'content' }
@@ -168,11 +209,15 @@ const desiredOf = (spec: FileSpec, bytes: Bytes | undefined, owner: Principal | 
   if (spec.content._tag === 'Source') d.source = spec.content.written
   if (owner !== undefined) d.owner = owner
   if (group !== undefined) d.group = group
-  if (spec.ensure !== 'absent' && spec.mode !== undefined) d.mode = Mode.format(spec.mode)
+  if (spec.ensure !== 'absent' && spec.mode !== undefined) d.mode = modeText
   return d
 }
 
-const attrChanges = (s: { uid: number; gid: number; mode: number }, owner: Principal, group: Principal, mode: number, accounts: Accounts): string[] => {
+/** No attribute changes (most resources): one value, not one array per resource. */
+const noChanges: ReadonlyArray<string> = []
+
+const attrChanges = (s: { uid: number; gid: number; mode: number }, owner: Principal, group: Principal, mode: number, accounts: Accounts): ReadonlyArray<string> => {
+  if (s.uid === owner.id && s.gid === group.id && s.mode === mode) return noChanges
   const out: string[] = []
   if (s.uid !== owner.id) out.push(`owner ${nameOf(accounts.userNames, s.uid)} → ${owner.name}`)
   if (s.gid !== group.id) out.push(`group ${nameOf(accounts.groupNames, s.gid)} → ${group.name}`)
