@@ -3,7 +3,6 @@
 //   plait.cjs        every module of the command and its dependencies, one script
 //   plait.js         the launcher (src/cli/launcher.ts): runs plait.cjs with V8's code cache
 //   plait.cjs.cache  that cache, made here by one representative run (a plan of plans/demo)
-//   prefetchWorker.js the worker thread that probes a large plan's files while it compiles
 // so that starting plait reads three files and compiles almost nothing, instead of loading some
 // 230 modules of tsc's output and 137 files of dependencies and compiling them every time.
 // `npm run build` runs it after tsc, which type-checks and still emits dist/ module by module
@@ -52,23 +51,6 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: 'linked',
-  logLevel: 'warning',
-})
-
-// The worker thread of a plan's prefetch (src/interpreters/posix/prefetch.ts), beside the bundle
-// whose URL it is found from: a small ES module of its own (the confined probe and what it needs).
-await build({
-  absWorkingDir: repo,
-  entryPoints: ['src/interpreters/posix/prefetchWorker.ts'],
-  outfile: join(staging, 'prefetchWorker.js'),
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  mainFields: ['module', 'main'],
-  plugins: [esModules],
-  minifyWhitespace: true,
-  minifySyntax: true,
   logLevel: 'warning',
 })
 

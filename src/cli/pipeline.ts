@@ -246,11 +246,9 @@ export const compileResolved = async (
   providers: Providers,
   warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void,
   local = true,
-  hooks: { readonly read?: (text: string) => void; readonly parsed?: (tree: Node.Node) => void } = {},
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Compiled>> => {
   const text = await readManifest(manifestPath)
   if (E.isLeft(text)) return text
-  hooks.read?.(text.right)
   const hieraText = await readHiera(facts.hiera)
   if (E.isLeft(hieraText)) return hieraText
   // The resolve stage: only a document that says `_plugin` is walked, and only then are plugins looked for.
@@ -260,7 +258,6 @@ export const compileResolved = async (
   const resolvedTree = Resolve.mayRefer(text.right) ? await resolveDocument(manifestPath, text.right, resolvers.right) : E.map((node: Node.Node): Resolve.Outcome => ({ node, resolved: [] }))(Compile.parse(manifestPath, text.right))
   if (E.isLeft(resolvedTree)) return resolvedTree
   const tree = resolvedTree.right.node
-  hooks.parsed?.(tree)
   const h = hieraText.right
   const hieraTree = h !== undefined && Resolve.mayRefer(h.text) ? await resolveDocument(h.file, h.text, resolvers.right) : undefined
   if (hieraTree !== undefined && E.isLeft(hieraTree)) return hieraTree
@@ -298,17 +295,7 @@ export const planManifest = async (
   warn: (ds: ReadonlyArray<Diagnostic.Diagnostic>) => void = () => undefined,
   providers: Providers = { providerPath: [], session: quietSession(machine.root) },
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
-  // The files a manifest names are probed ahead (on another thread) while it compiles; what was
-  // found is used only when every resource is a file: no guard command or provider may run before
-  // the probes it would precede.
-  let warm: ReturnType<NonNullable<Machine['prefetch']>>
-  let prefetch: ReturnType<NonNullable<typeof warm>['probe']>
-  const compiled = await compileResolved(manifestPath, machine, facts, providers, warn, true, {
-    read: (text) => (warm = machine.prefetch?.(text.length)),
-    parsed: (tree) => (prefetch = warm?.probe(Compile.filePaths(tree))),
-  })
-  const onlyFiles = E.isRight(compiled) && compiled.right.catalog.resources.every((r) => r._tag === 'file' || r._tag === 'skipped')
-  if (!onlyFiles) warm?.cancel()
+  const compiled = await compileResolved(manifestPath, machine, facts, providers, warn, true)
   if (E.isLeft(compiled)) return compiled
   const catalog = compiled.right.catalog
   const inline = inlineMemo()
@@ -317,7 +304,7 @@ export const planManifest = async (
   // The source files are loaded once, here; observation asks for them and never reads the host itself.
   const hostInputs = await Load.sources(catalog, readHost)
   // As CCM goes on past a failing resource: one that cannot be observed or planned is a failed resource of the plan.
-  const observed = await observe(catalog, machine, hostInputs, inline, providers.session, runner, true, providers.holo, onlyFiles ? prefetch?.found : undefined)
+  const observed = await observe(catalog, machine, hostInputs, inline, providers.session, runner, true, providers.holo)
   if (E.isLeft(observed)) return E.left(observed.left.map(hideIn(compiled.right.resolved.filter((r) => r.sensitive).flatMap((r) => Resolve.texts(r.value)))))
   const body = Planner.planAll(catalog, observed.right, { version, root: machine.root }).body
   return Sensitive.seal(body, compiled.right.resolved, providers.secretKey, Sensitive.carriers(catalog.resources))

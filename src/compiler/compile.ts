@@ -177,28 +177,6 @@ export const usesProviders = (tree: Node.Node): boolean => {
   return list.value.items.some((item) => item._tag === 'Map' && item.entries.some((e) => !Registry.isBuiltIn(e.key) || namesProvider(e.value)))
 }
 
-/**
- * The machine paths a parsed manifest's `file` lists name, as written (`defaults` and names that are
- * not absolute aside): what a plan will probably observe, for a prefetch to start on before compile
- * ends. Only a hint: compile decides what the resources are.
- */
-export const filePaths = (tree: Node.Node): ReadonlyArray<string> => {
-  const ccm = tree._tag === 'Map' ? Node.get(tree, 'ccm') : undefined
-  const list = ccm !== undefined && ccm.value._tag === 'Map' ? Node.get(ccm.value, 'resources') : undefined
-  if (list === undefined || list.value._tag !== 'Seq') return []
-  const out: string[] = []
-  for (const group of list.value.items) {
-    if (group._tag !== 'Map') continue
-    for (const e of group.entries) {
-      if (e.key !== 'file' || e.value._tag !== 'Seq') continue
-      for (const item of e.value.items) {
-        const name = item._tag === 'Map' ? item.entries[0]?.key : undefined
-        if (name !== undefined && name.startsWith('/')) out.push(name)
-      }
-    }
-  }
-  return out
-}
 
 /** Compiles a parsed manifest (`text` is its source, for digests and annotations). */
 export const compileTree = (file: string, text: string, root: Node.Node, baseDir: string, inputs: Inputs = {}): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Catalog> => {

@@ -27,17 +27,6 @@ export interface Machine {
    * work between them (posix walks each parent directory once per batch); observation asks this.
    */
   readonly probeAll: (requests: ReadonlyArray<{ readonly path: string; readonly options?: ProbeOptions }>) => T.Task<ReadonlyArray<E.Either<Fault, Probe>>>
-  /**
-   * Gets ready to probe paths ahead of observation, beside the caller's other work (posix: a worker
-   * thread), for a manifest of `manifestBytes`; `probe` then starts on the paths, for
-   * `probes.ahead` to offer to the first batch. Undefined where it would not pay. Optional.
-   */
-  readonly prefetch?: (manifestBytes: number) =>
-    | {
-        readonly probe: (paths: ReadonlyArray<string>) => { readonly found: () => Promise<ReadonlyMap<string, Probe>>; readonly cancel: () => void } | undefined
-        readonly cancel: () => void
-      }
-    | undefined
   /** The user and group database, read once per run. */
   readonly accounts: () => TE.TaskEither<Fault, Accounts>
   /** Reads a whole file. */

@@ -4,50 +4,13 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Digest from '../core/Digest.js'
 import type * as Fault from '../core/Fault.js'
-import type { Probe, ProbeOptions } from '../core/Probe.js'
+import type { ProbeOptions } from '../core/Probe.js'
 import type { Family } from '../core/Observation.js'
 import type { Machine } from './Machine.js'
 import type { Command, Runner } from './Runner.js'
 
 /** Reads a file of the host (a manifest's source files live beside the manifest, not on the target). */
 export type ReadHost = (path: string) => Promise<E.Either<Fault.Fault, Uint8Array>>
-
-/**
- * Whether a probe made ahead, without options, is the answer a probe with these options would give:
- * always for what is not a regular file; for a file, when no bytes would come back with it (none
- * were asked for, or the file's hash is the one they were asked "unless").
- */
-export const reusable = (ahead: Probe, options: ProbeOptions = {}): boolean =>
-  ahead._tag !== 'File' || options.contentUnless === undefined || options.contentUnless === ahead.probe.sha256
-
-/**
- * The machine, with its first batch of probes answered from probes made ahead (a prefetch) where
- * `reusable` allows, and the rest probed by the machine. Later batches are the machine's alone: a
- * probe made ahead stands only for the first look at its path.
- */
-export const ahead = (machine: Machine, found: () => Promise<ReadonlyMap<string, Probe>>): Machine => {
-  let first = true
-  return Object.freeze({
-    ...machine,
-    probeAll: (requests) => async () => {
-      if (!first) return machine.probeAll(requests)()
-      first = false
-      const made = await found()
-      const answers = new Array<E.Either<Fault.Fault, Probe>>(requests.length)
-      const rest: number[] = []
-      requests.forEach((r, i) => {
-        const p = made.get(r.path)
-        if (p !== undefined && reusable(p, r.options)) answers[i] = E.right(p)
-        else rest.push(i)
-      })
-      if (rest.length > 0) {
-        const probed = await machine.probeAll(rest.map((i) => requests[i]!))()
-        rest.forEach((i, k) => (answers[i] = probed[k]!))
-      }
-      return answers
-    },
-  } satisfies Machine)
-}
 
 /** One probe a program asks: a path, with what to return of it. */
 export interface PathProbe {

@@ -8,11 +8,10 @@ import { memo } from '../core/Memo.js'
 import * as Digest from '../core/Digest.js'
 import type { Families, Observation } from '../core/Observation.js'
 import * as Fault from '../core/Fault.js'
-import type { Accounts, Probe } from '../core/Probe.js'
+import type { Accounts } from '../core/Probe.js'
 import type { Observations } from './Observations.js'
 import * as Interpreters from '../interpreters/families.js'
 import type { Machine } from '../interpreters/Machine.js'
-import * as Probes from '../interpreters/probes.js'
 import type { ReadHost } from '../interpreters/probes.js'
 import type { Session } from '../interpreters/libral/Session.js'
 import type { Runner } from '../interpreters/Runner.js'
@@ -105,8 +104,7 @@ export const observeWith = async (
 /**
  * Observes the whole catalog: the accounts, then every resource's program. `inline` gives inline
  * contents' bytes; `session` runs libral providers and `runner` guard commands, when the catalog
- * has resources that need them; `holo` says how holo resources are observed (`--plugin-timeout`);
- * `prefetched` gives probes made ahead of this observation (see Machine.prefetch).
+ * has resources that need them; `holo` says how holo resources are observed (`--plugin-timeout`).
  */
 export const observe = async (
   catalog: Catalog,
@@ -117,10 +115,7 @@ export const observe = async (
   runner?: Runner | (() => Promise<Runner>),
   tolerant = false,
   holo?: Interpreters.Services['holo'],
-  prefetched?: () => Promise<ReadonlyMap<string, Probe>>,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
-  // probes made ahead (Machine.prefetch) answer the first batch where they may (probes.ahead)
-  if (prefetched !== undefined) machine = Probes.ahead(machine, prefetched)
   const accounts = await machine.accounts()()
   if (E.isLeft(accounts)) return E.left([Diagnostic.make('Observe', `cannot read the user database: ${Fault.render(accounts.left)}`)])
   const hosts = new Map<string, string>()

@@ -13,7 +13,6 @@ import type { Accounts, Machine } from '../Machine.js'
 import * as AccountsParser from './accounts.js'
 import * as Confine from './confine.js'
 import * as Observe from './probe.js'
-import * as Prefetch from './prefetch.js'
 import * as Proc from './proc.js'
 import * as Tree from './tree.js'
 import * as Write from './write.js'
@@ -72,7 +71,6 @@ export const make = (options: Options = {}): Machine => {
     name: 'posix',
     root: confine.root,
     probe: (path, probeOptions) => run('probe', path, () => Observe.probe(confine, path, probeOptions)),
-    prefetch: (manifestBytes) => (Prefetch.wanted(manifestBytes, process.env['PLAIT_PREFETCH']) ? Prefetch.warm(confine.root) : undefined),
     probeAll: (requests) => async () => Observe.probeAll(confine, requests).map((r, i) => (r.ok ? E.right(r.probe) : E.left(Errno.toFault('posix', 'probe', requests[i]!.path, r.error)))),
     accounts: () => () => {
       accounts ??= run('accounts', '/etc/passwd', () => readAccounts(options))().then((r) => {
