@@ -9,7 +9,7 @@ import type * as Plan from '../core/Plan.js'
 import type { Catalog } from '../compiler/Catalog.js'
 import * as Compile from '../compiler/compile.js'
 import * as Planner from '../compiler/plan.js'
-import { inlineMemo, observe, type ReadHost } from '../observe/observe.js'
+import { inlineBytes, observe, type ReadHost } from '../observe/observe.js'
 import * as Errno from '../interpreters/Errno.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as HostFile from '../interpreters/posix/hostFile.js'
@@ -298,7 +298,7 @@ export const planManifest = async (
   const compiled = await compileResolved(manifestPath, machine, facts, providers, warn, true)
   if (E.isLeft(compiled)) return compiled
   const catalog = compiled.right.catalog
-  const inline = inlineMemo()
+  const inline = inlineBytes
   // The session and the posix runner are made only when an observation asks a provider or runs a guard.
   const runner = async () => (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
   // The source files are loaded once, here; observation asks for them and never reads the host itself.

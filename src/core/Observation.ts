@@ -7,6 +7,7 @@
 // Invariants: a program is a pure value; running it twice against the same answers gives the same
 // result. A request's `key` names what it asks: equal keys in one batch are asked once.
 import * as E from 'fp-ts/lib/Either.js'
+import type { Bytes } from './Bytes.js'
 import type { Fault } from './Fault.js'
 import type { Command, Exit } from './Command.js'
 import type { Probe, ProbeOptions } from './Probe.js'
@@ -118,11 +119,8 @@ export const probeThen = <B>(path: string, options: ProbeOptions, k: (answer: E.
 /** Runs a command (a guard). Commands run one at a time, in the order the programs ask them, and are never merged. */
 export const command = (c: Command): Observation<E.Either<Fault, Exit>> => ask('command', '', c)
 
-/** A host file's bytes with their sha256. */
-export interface HostFile {
-  readonly data: Uint8Array
-  readonly sha256: string
-}
+/** A host file's bytes with their sha256 and size. */
+export type HostFile = Bytes
 
 /** Reads a host file (a `source:` beside the manifest, not on the target); the plan records its digest. */
 export const host = (path: string): Observation<E.Either<Fault, HostFile>> => ask('host', path, path)

@@ -2,7 +2,7 @@
 // `path` (a Machine probe, many at once), `command` (a Runner, one at a time, in order) and
 // `host` (a host input file, beside the manifest).
 import * as E from 'fp-ts/lib/Either.js'
-import * as Digest from '../core/Digest.js'
+import * as Bytes from '../core/Bytes.js'
 import type * as Fault from '../core/Fault.js'
 import type { ProbeOptions } from '../core/Probe.js'
 import type { Family } from '../core/Observation.js'
@@ -87,9 +87,9 @@ export const hostFiles = (read: ReadHost, seen?: (path: string, sha256: string) 
     for (const p of bodies as ReadonlyArray<string>) {
       const r = await read(p)
       if (E.isRight(r)) {
-        const sha256 = Digest.sha256(r.right)
-        seen?.(p, sha256)
-        out.push(E.right({ data: r.right, sha256 }))
+        const bytes = Bytes.of(r.right)
+        seen?.(p, bytes.sha256)
+        out.push(E.right(bytes))
       } else out.push(r)
     }
     return out

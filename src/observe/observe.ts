@@ -4,8 +4,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Catalog } from '../compiler/Catalog.js'
 import * as Diagnostic from '../core/Diagnostic.js'
-import { memo } from '../core/Memo.js'
-import * as Digest from '../core/Digest.js'
+import * as BytesM from '../core/Bytes.js'
 import type { Families, Observation } from '../core/Observation.js'
 import * as Fault from '../core/Fault.js'
 import type { Accounts } from '../core/Probe.js'
@@ -24,19 +23,8 @@ import * as Run from './run.js'
 export type { Observations }
 export type { ReadHost }
 
-const encoder = new TextEncoder()
-
-/** Bytes of inline content. */
-export const inlineBytes = (text: string): Bytes => {
-  const data = encoder.encode(text)
-  return { data, sha256: Digest.sha256(data) }
-}
-
-/**
- * `inlineBytes` that remembers its answers: equal inline contents (one per resource, often the
- * same text) share their bytes and digest. One per run (it holds every content until dropped).
- */
-export const inlineMemo = (): ((text: string) => Bytes) => memo(inlineBytes)
+/** Bytes of inline content: hashed from the text, encoded only when the bytes themselves are needed. */
+export const inlineBytes = (text: string): Bytes => BytesM.ofText(text)
 
 /** A maker called at most once. */
 const once = <A>(make: () => Promise<A>): (() => Promise<A>) => {

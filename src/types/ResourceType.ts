@@ -5,6 +5,7 @@
 // which the step family interpreters run (src/interpreters/steps.ts).
 import type * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
+import type { Bytes } from '../core/Bytes.js'
 import type * as Diagnostic from '../core/Diagnostic.js'
 import type * as Fault from '../core/Fault.js'
 import type { Observation } from '../core/Observation.js'
@@ -23,11 +24,8 @@ export interface Spec {
   readonly at: Position
 }
 
-/** Bytes with their sha256 (file contents, inline or read). */
-export interface Bytes {
-  readonly data: Uint8Array
-  readonly sha256: string
-}
+/** Bytes with their sha256 and size (file contents, inline or read). */
+export type { Bytes }
 
 /** What decoding a resource may use besides its entry. */
 export interface DecodeEnv {

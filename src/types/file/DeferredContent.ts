@@ -4,7 +4,7 @@
 // resource's turn otherwise.
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Deferred from '../../core/Deferred.js'
-import * as Digest from '../../core/Digest.js'
+import * as BytesM from '../../core/Bytes.js'
 import * as Fault from '../../core/Fault.js'
 import * as Evaluate from '../../manifest/expr/Evaluate.js'
 import * as Template from '../../manifest/expr/Template.js'
@@ -20,14 +20,14 @@ export const contentOf = (d: Deferred.Deferred, managed: ReadonlyMap<string, Uin
     const [rel, path] = Object.entries(d.managed)[0] ?? ['', '']
     const data = managed.get(rel)
     if (data === undefined) return E.left(Fault.make('NotFound', 'file', 'source', path, `${path} was not read`))
-    return E.right({ content: { _tag: 'Source', written: rel, path }, bytes: { data, sha256: Digest.sha256(data) } })
+    return E.right({ content: { _tag: 'Source', written: rel, path }, bytes: BytesM.of(data) })
   }
   const texts = textsOf(d.managed, managed)
   if (E.isLeft(texts)) return texts
   const text = renderTemplate(d.template ?? '', d.snapshot, texts.right)
   if (E.isLeft(text)) return E.left(Fault.make(text.left._tag, 'file', 'content', d.at, `content (${d.at}): ${text.left.description}`, text.left))
   const data = new TextEncoder().encode(text.right)
-  return E.right({ content: { _tag: 'Inline', text: text.right }, bytes: { data, sha256: Digest.sha256(data) } })
+  return E.right({ content: { _tag: 'Inline', text: text.right }, bytes: BytesM.of(data) })
 }
 
 /** The managed files' bytes as text (a template reads text), by the relative path read; bytes that are not UTF-8 fail. */

@@ -2,13 +2,13 @@
 import { createTwoFilesPatch } from 'diff'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
-import * as Digest from '../../core/Digest.js'
 import * as Fault from '../../core/Fault.js'
 import * as Mode from '../../core/Mode.js'
 import type { Accounts } from '../../core/Probe.js'
 import type { Action } from '../../core/Plan.js'
 import type { Content, FileStep as Step, Principal } from './Step.js'
 import type { FileDesired } from './ResourcePlan.js'
+import * as BytesM from '../../core/Bytes.js'
 import type { Bytes } from '../ResourceType.js'
 import type { FileSpec } from './Spec.js'
 import type { FileStatus } from './Status.js'
@@ -85,8 +85,8 @@ export const principals = (): Principals => {
 export const toContent = (b: Bytes): Content => {
   const text = asText(b.data)
   return text === undefined
-    ? { encoding: 'base64', data: Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength).toString('base64'), sha256: b.sha256, size: b.data.length }
-    : { encoding: 'utf8', data: text, sha256: b.sha256, size: b.data.length }
+    ? { encoding: 'base64', data: Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength).toString('base64'), sha256: b.sha256, size: b.size }
+    : { encoding: 'utf8', data: text, sha256: b.sha256, size: b.size }
 }
 
 const asText = (data: Uint8Array): string | undefined => {
@@ -99,7 +99,7 @@ const asText = (data: Uint8Array): string | undefined => {
 }
 
 /** The bytes of an empty file. */
-export const empty: Bytes = { data: new Uint8Array(0), sha256: Digest.sha256('') }
+export const empty: Bytes = BytesM.of(new Uint8Array(0))
 
 // planning
 
@@ -204,7 +204,7 @@ export const actionOf = (steps: ReadonlyArray<Step>, existed: boolean): Action =
 const desiredOf = (spec: FileSpec, bytes: Bytes | undefined, owner: Principal | undefined, group: Principal | undefined, modeText: string): FileDesired => {
   const d: { -readonly [K in keyof FileDesired]: FileDesired[K] } = { ensure: spec.ensure, force: spec.force }
   if (spec.ensure === 'present' && bytes !== undefined) {
-    d.content = { sha256: bytes.sha256, size: bytes.data.length, origin: spec.content._tag === 'Source' ? 'source' : 'content' }
+    d.content = { sha256: bytes.sha256, size: bytes.size, origin: spec.content._tag === 'Source' ? 'source' : 'content' }
   }
   if (spec.content._tag === 'Source') d.source = spec.content.written
   if (owner !== undefined) d.owner = owner

@@ -1,6 +1,7 @@
 import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
+import * as Bytes from '../../../src/core/Bytes.js'
 import * as Digest from '../../../src/core/Digest.js'
 import type { Accounts } from '../../../src/core/Probe.js'
 import * as FilePlan from '../../../src/types/file/plan.js'
@@ -15,7 +16,7 @@ export const accounts: Accounts = {
   groupNames: new Map([[0, 'root'], [1000, 'app']]),
 }
 
-const bytes = (text: string): FilePlan.Bytes => ({ data: new TextEncoder().encode(text), sha256: Digest.sha256(text) })
+const bytes = (text: string): FilePlan.Bytes => Bytes.of(new TextEncoder().encode(text))
 
 const spec = (over: Partial<FileSpec> = {}): FileSpec => ({
   _tag: 'file',
@@ -149,7 +150,7 @@ describe('file plan: the decision table', () => {
   })
   it('binary content is carried as base64', () => {
     const data = new Uint8Array([0, 1, 2, 255])
-    const p = plan(spec(), { _tag: 'Absent' }, { data, sha256: Digest.sha256(data) })
+    const p = plan(spec(), { _tag: 'Absent' }, Bytes.of(data))
     expect(p.steps[0]).toMatchObject({ content: { encoding: 'base64', data: 'AAEC/w==' } })
   })
   it('an unknown user is a plan error naming the resource', () => {

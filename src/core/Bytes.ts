@@ -1,0 +1,53 @@
+// Bytes: a content's bytes with their sha256 and size, made from bytes or from text (UTF-8).
+//
+// Invariants: `sha256` is the hex sha256 of `data`, and `size` is `data.length`. Bytes of text are
+// encoded only when `data` is first read: most contents are only compared by their digest and
+// size (an unchanged file of a plan), and a large manifest has one per resource.
+import * as Digest from './Digest.js'
+
+// model
+
+export interface Bytes {
+  readonly data: Uint8Array
+  readonly sha256: string
+  readonly size: number
+}
+
+// constructors
+
+/** Bytes as they are. */
+export const of = (data: Uint8Array): Bytes => ({ data, sha256: Digest.sha256(data), size: data.length })
+
+const encoder = new TextEncoder()
+
+/**
+ * The UTF-8 bytes of a text, as TextEncoder gives them (a lone surrogate is U+FFFD), hashed from the
+ * text itself; `data` is encoded when first read and then kept.
+ */
+export const ofText = (text: string): Bytes => {
+  let data: Uint8Array | undefined
+  return {
+    get data() {
+      return (data ??= encoder.encode(text))
+    },
+    sha256: Digest.sha256(text),
+    size: utf8Length(text),
+  }
+}
+
+// interop
+
+/** How many bytes TextEncoder makes of a text: 1 to 3 per UTF-16 unit, 4 per surrogate pair, 3 for a lone surrogate (U+FFFD). */
+export const utf8Length = (text: string): number => {
+  let n = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x80) n += 1
+    else if (c < 0x800) n += 2
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4
+      i++
+    } else n += 3
+  }
+  return n
+}
