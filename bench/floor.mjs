@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// floor: the least work any tool must do to learn that N managed files are unchanged: for every
-// file lstat + readFile + sha256, for every directory lstat, and nothing else. The bench spawns it
-// exactly like plait, so Node's start-up is in both numbers.
+// floor: the least work any tool must do to learn that N managed files are unchanged: read the
+// manifest (its bytes: no parsing), then for every file lstat + readFile + sha256, for every
+// directory lstat, and nothing else. The bench spawns it exactly like plait, so Node's start-up is
+// in both numbers.
 //
-//   node bench/floor.mjs --root DIR --list FILE [--mode sync|seq|pool] [--pool 32]
+//   node bench/floor.mjs --root DIR --list FILE [--manifest FILE] [--mode sync|seq|pool] [--pool 32]
 //
 // FILE has one line per resource: "f /machine/path" or "d /machine/path". Modes:
 //   sync  lstatSync + readFileSync, one after another
@@ -19,6 +20,7 @@ const { values } = parseArgs({
   options: {
     root: { type: 'string' },
     list: { type: 'string' },
+    manifest: { type: 'string' },
     mode: { type: 'string', default: 'pool' },
     pool: { type: 'string', default: '32' },
   },
@@ -28,6 +30,8 @@ if (values.root === undefined || values.list === undefined) {
   process.exit(64)
 }
 const root = values.root.replace(/\/+$/, '')
+// the manifest's bytes, read as plait reads them before anything else (their count goes in the output)
+const manifestBytes = values.manifest === undefined ? 0 : readFileSync(values.manifest).length
 const items = readFileSync(values.list, 'utf8')
   .split('\n')
   .filter((l) => l.length > 2)
@@ -83,4 +87,4 @@ switch (values.mode) {
 const digest = createHash('sha256')
 for (const h of hashes) digest.update(h)
 const dirs = items.filter((x) => x.dir).length
-process.stdout.write(JSON.stringify({ mode: values.mode, files: items.length - dirs, dirs, bytes, digest: digest.digest('hex') }) + '\n')
+process.stdout.write(JSON.stringify({ mode: values.mode, manifestBytes, files: items.length - dirs, dirs, bytes, digest: digest.digest('hex') }) + '\n')

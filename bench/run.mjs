@@ -235,7 +235,7 @@ async function benchSize(n) {
   // 3. plan of the unchanged files, interleaved with the floor and the start-up baselines so that
   // any drift of the machine touches them all alike. One untimed warm-up round first.
   progress('plan unchanged vs floor')
-  const floorArgs = (mode) => [floorScript, '--root', applied, '--list', list, '--mode', mode]
+  const floorArgs = (mode) => [floorScript, '--root', applied, '--list', list, '--manifest', manifest, '--mode', mode]
   const round_ = async (record) => {
     const add = (series, r) => (record ? series.add(r) : r)
     const floors = []
