@@ -8,7 +8,7 @@
 // `npm run build` runs it after tsc, which type-checks and still emits dist/ module by module
 // (bench/profile.mjs profiles that, phase by module; a test imports one module of it).
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -48,11 +48,32 @@ await build({
   // A module's URL is the bundle's (the launcher passes it): paths below the package are found
   // from it by walking up to package.json (src/interpreters/installation.ts), at any depth.
   define: { 'import.meta.url': '__plaitUrl' },
+  // fast-check serves only `plait provider test` and is a fifth of the bundle: left out, it is
+  // required from node_modules when that command runs, and no other start reads or decodes it.
+  external: ['fast-check'],
+  // Wrapped as Node wraps a CommonJS module, so that the launcher compiles the file's text as it is
+  // read, with no copy made to wrap it (the source map counts the wrapper's line).
+  banner: { js: '(function (exports, require, module, __filename, __dirname, __plaitUrl) {' },
+  footer: { js: '})' },
+  // ASCII only, checked below: the launcher reads it as latin1, the cheapest string V8 makes of a file.
+  charset: 'ascii',
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: 'linked',
   logLevel: 'warning',
 })
+
+// esbuild escapes what is not ASCII in strings and identifiers, but not in regular expression
+// literals: one there (write `\u00b5` for `µ`) would be misread by the launcher's latin1 read.
+{
+  const bytes = readFileSync(join(staging, 'plait.cjs'))
+  const at = bytes.findIndex((b) => b > 0x7f)
+  if (at >= 0) {
+    rmSync(staging, { recursive: true, force: true })
+    const line = bytes.subarray(0, at).toString('latin1').split('\n').length
+    throw new Error(`bundle: dist/bin/plait.cjs line ${line} has a character that is not ASCII (a regular expression literal?); write it as a \\u escape in the source`)
+  }
+}
 
 await build({
   absWorkingDir: repo,

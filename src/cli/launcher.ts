@@ -22,11 +22,11 @@ const readCache = (): Buffer | undefined => {
   }
 }
 
-// The bundle is wrapped as Node wraps a CommonJS module, on its first line so that line numbers
-// hold; its `#!` line, if any, becomes a comment.
-const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//')
+// The bundle is one function expression, wrapped as Node wraps a CommonJS module, and ASCII only
+// (scripts/bundle.mjs makes both so): read as latin1 it is compiled as it is, with no copy made.
+const source = readFileSync(bundle, 'latin1')
 const cachedData = readCache()
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __plaitUrl) {${source}\n})`, {
+const script = new vm.Script(source, {
   filename: file,
   ...(cachedData !== undefined ? { cachedData } : {}),
 })

@@ -86,7 +86,7 @@ export const restore = (plan: Plan.Plan, key: Uint8Array): E.Either<ReadonlyArra
  */
 export const keyHex = (text: string, key: Uint8Array): string => text.replace(quotedHex, (_m, hex: string) => `hmac:${digest(key, hex).slice(prefix.length, prefix.length + hex.length)}`)
 
-const quotedHex = /(?:sha256[: ])?(?<![0-9a-fA-F])(?<!hmac:|hmac-sha256:|⟦sensitive:)([0-9a-f]{12,64})(?![0-9a-fA-F])/g
+const quotedHex = /(?:sha256[: ])?(?<![0-9a-fA-F])(?<!hmac:|hmac-sha256:|\u27e6sensitive:)([0-9a-f]{12,64})(?![0-9a-fA-F])/g
 
 /** The ids of a plan's resources that carry a sensitive value (their observed digest is keyed). */
 export const carriersOf = (plan: Plan.Body): ReadonlySet<string> => new Set(plan.resources.filter((r) => r.observed !== undefined && isKeyed(r.observed.digest)).map((r) => r.id))

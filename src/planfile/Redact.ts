@@ -20,7 +20,7 @@ export const open = '⟦sensitive:'
 export const close = '⟧'
 
 /** Matches one marker. */
-export const markerPattern = /⟦sensitive:[0-9a-f]{16}⟧/g
+export const markerPattern = /\u27e6sensitive:[0-9a-f]{16}\u27e7/g
 
 // constructors
 

@@ -65,7 +65,7 @@ const units: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3,
  * 0.000001). Undefined when it is not one, not positive, or longer than Go allows (about 292 years).
  */
 export const parseDuration = (text: string): number | undefined => {
-  const segment = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h|d|D|w|W|M|y|Y)/y
+  const segment = /(\d+(?:\.\d*)?|\.\d+)(ns|us|\u00b5s|ms|s|m|h|d|D|w|W|M|y|Y)/y
   let at = 0
   let total = 0
   if (text === '') return undefined
