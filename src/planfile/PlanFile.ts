@@ -104,11 +104,19 @@ export const parse = (file: string, text: string): E.Either<Diagnostic.Diagnosti
   const decoded = Registry.planCodec().decode(raw)
   if (E.isLeft(decoded)) return fail(`malformed plan: ${report(decoded.left).join('\n  ')}`, 'make the plan again; plait never applies a damaged plan')
   const plan = decoded.right
-  const { hash, ...body } = plan
-  const sorted = Digest.sortKeys(body) as Record<string, unknown>
-  const actual = hashOfSorted(sorted)
-  if (actual !== hash) {
-    return fail(`plan has been modified since it was made: hash ${hash} does not match its content (${actual})`, 'review and make the plan again; plait never applies a tampered plan')
+  // The hash is checked on the parsed text (decoding left it as it was): a file plait wrote has its
+  // keys in canonical order already, so its body as it stands gives the canonical JSON, with no
+  // sorted copy of it made (one of a few hundred thousand objects for a large plan). Only where
+  // that does not match (keys reordered by another tool, or a tampered plan) is the body sorted to
+  // decide. A match either way is the hash of the canonical JSON of this very content.
+  const { hash: _claimed, ...unsorted } = raw as Record<string, unknown>
+  let sorted: Record<string, unknown> | undefined
+  if (hashOfSorted(unsorted) !== plan.hash) {
+    sorted = Digest.sortKeys(unsorted) as Record<string, unknown>
+    const actual = hashOfSorted(sorted)
+    if (actual !== plan.hash) {
+      return fail(`plan has been modified since it was made: hash ${plan.hash} does not match its content (${actual})`, 'review and make the plan again; plait never applies a tampered plan')
+    }
   }
   const impossible = Shape.problems(plan)
   if (impossible.length > 0) {
@@ -119,7 +127,7 @@ export const parse = (file: string, text: string): E.Either<Diagnostic.Diagnosti
     const problem = Registry.tampered(r)
     if (problem !== undefined) return fail(problem, 'the plan was edited or corrupted; make the plan again', r.id)
   }
-  sortedBodies.set(plan, sorted)
+  if (sorted !== undefined) sortedBodies.set(plan, sorted)
   return E.right(plan)
 }
 

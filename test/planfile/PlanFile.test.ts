@@ -108,6 +108,30 @@ describe('PlanFile', () => {
     expect(E.isLeft(r) && r.left.message).toMatch(/plan has been modified since it was made/)
   })
 
+  /** A JSON value with every object's keys in an order `pick` chooses (a tool that rewrote the file). */
+  const reordered = (v: unknown, pick: (keys: string[]) => string[]): unknown => {
+    if (Array.isArray(v)) return v.map((x) => reordered(x, pick))
+    if (v === null || typeof v !== 'object') return v
+    const out: Record<string, unknown> = {}
+    for (const k of pick(Object.keys(v))) out[k] = reordered((v as Record<string, unknown>)[k], pick)
+    return out
+  }
+
+  fcTest.prop([fc.integer()])('accepts a plan whose keys another tool put in any order, as the same plan', (seed) => {
+    const text = PlanFile.serialize(PlanFile.seal(fullBody()))
+    // a deterministic shuffle of each object's keys from the seed
+    const pick = (keys: string[]): string[] => keys.map((k, i) => [k, Math.sin(seed + i * 7919)] as const).sort((a, b) => a[1] - b[1]).map(([k]) => k)
+    const back = PlanFile.parse('plan.json', JSON.stringify(reordered(JSON.parse(text), pick), null, 1))
+    expect(E.isRight(back) && PlanFile.serialize(back.right)).toBe(text)
+  })
+
+  it('refuses a plan with a key added that decoding would drop, as tampered', () => {
+    const raw = JSON.parse(PlanFile.serialize(samplePlan())) as { resources: Record<string, unknown>[] }
+    raw.resources[0]!['note'] = 'added after review'
+    const r = PlanFile.parse('plan.json', JSON.stringify(raw))
+    expect(E.isLeft(r) && r.left.message).toMatch(/plan has been modified since it was made|malformed plan/)
+  })
+
   it('hashes a body as the canonical JSON of its encoding, for every kind of step', () => {
     const body = fullBody()
     expect(PlanFile.hashOf(body)).toBe(PlanFile.hashOf(Registry.bodyCodec().encode(body)))
