@@ -75,7 +75,9 @@ describe('laws of batched applies over the memory interpreter', () => {
       }),
       runs,
     )
-    expect(staged).toBeGreaterThan(runs.numRuns / 4)
+    // About 31% of worlds stage a batch of writes (measured over 3,000); an eighth is more than five
+    // standard deviations below that at 150 runs, where a quarter failed about one run in twenty.
+    expect(staged).toBeGreaterThan(runs.numRuns / 8)
   })
 
   it('atomicity: a crash at any mutation leaves every managed path old or new; recovery leaves them old or new, no temp file, and with --atomic the saved plan then applies whole', async () => {
