@@ -9,7 +9,7 @@
 // YamlQuoted.ts) and flow collections (YamlFlow.ts) are modules of their own.
 import type { MapNode, Node, SeqNode } from './Node.js'
 import * as Cursor from './YamlCursor.js'
-import { outside } from './YamlCursor.js'
+import { HASH, outside, SPACE } from './YamlCursor.js'
 import { depthLimit, flowLine, isFlow } from './YamlFlow.js'
 import { keyAt, scalar } from './YamlScalar.js'
 
@@ -21,9 +21,6 @@ const unsupportedChars = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u
 
 /** How many keys a block map compares one by one before it keeps them in a set. */
 const fewKeys = 16
-
-const SPACE = 32
-const HASH = 35
 
 /**
  * Parses a document written in the block subset; undefined when the text uses anything else (then

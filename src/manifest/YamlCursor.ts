@@ -74,9 +74,20 @@ export const make = (file: string, text: string): Cursor => {
 
 // combinators
 
-const SPACE = 32
-const HASH = 35
-const DASH = 45
+/** The character codes the readers compare with (charCodeAt), named once for all of them. */
+export const SPACE = 32
+export const HASH = 35
+export const DQUOTE = 34
+export const SQUOTE = 39
+export const DASH = 45
+export const COLON = 58
+export const COMMA = 44
+export const BACKSLASH = 92
+export const BAR = 124
+export const LBRACKET = 91
+export const RBRACKET = 93
+export const LBRACE = 123
+export const RBRACE = 125
 
 const startLine = (c: Cursor, start: number): void => {
   c.ls = start

@@ -3,7 +3,7 @@
 // bracket inside; anything else (an empty value, a trailing comma, `a:b`) leaves the subset.
 import type { MapNode, Node, Scalar, SeqNode } from './Node.js'
 import * as Cursor from './YamlCursor.js'
-import { outside } from './YamlCursor.js'
+import { COLON, COMMA, DASH, DQUOTE, HASH, LBRACE, LBRACKET, outside, RBRACE, RBRACKET, SPACE, SQUOTE } from './YamlCursor.js'
 import * as Quoted from './YamlQuoted.js'
 import { keyLimit, plainKey, plainStart, resolvePlain } from './YamlScalar.js'
 
@@ -12,18 +12,6 @@ export const depthLimit = 64
 
 /** The most keys a flow map may have here (its duplicate check is quadratic; long flow maps are rare). */
 const flowKeys = 64
-
-const SPACE = 32
-const HASH = 35
-const DQUOTE = 34
-const SQUOTE = 39
-const DASH = 45
-const COLON = 58
-const COMMA = 44
-const LBRACKET = 91
-const RBRACKET = 93
-const LBRACE = 123
-const RBRACE = 125
 
 /** Whether a flow collection starts at p. */
 export const isFlow = (cur: Cursor.Cursor, p: number): boolean => {

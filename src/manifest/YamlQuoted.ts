@@ -2,17 +2,13 @@
 // `''`), each closed on the line it opens. Their value goes to the cursor's qValue, the offset after
 // the closing quote to its qEnd; a scalar that goes on to the next line, or an escape YAML does not
 // have, leaves the subset (the library then reads the text and words the error).
-import { type Cursor, outside, word } from './YamlCursor.js'
+import { BACKSLASH, type Cursor, DQUOTE, outside, SQUOTE, word } from './YamlCursor.js'
 
 /** The escapes of one character after `\` and what they stand for (`\x`, `\u`, `\U` aside). */
 const escapes: Readonly<Record<string, string>> = {
   '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
   N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029', ' ': ' ', '"': '"', '/': '/', '\\': '\\',
 }
-
-const DQUOTE = 34
-const SQUOTE = 39
-const BACKSLASH = 92
 
 /** Whether c is a hexadecimal digit. */
 const isHex = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)

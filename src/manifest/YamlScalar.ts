@@ -4,19 +4,11 @@
 import type * as Position from '../core/Position.js'
 import type { Scalar } from './Node.js'
 import * as Cursor from './YamlCursor.js'
-import { outside } from './YamlCursor.js'
+import { BAR, COLON, DASH, DQUOTE, HASH, outside, SPACE, SQUOTE } from './YamlCursor.js'
 import * as Quoted from './YamlQuoted.js'
 
 /** Longest implicit key the reader reads (the library refuses keys over 1024 characters). */
 export const keyLimit = 1000
-
-const SPACE = 32
-const HASH = 35
-const DQUOTE = 34
-const SQUOTE = 39
-const DASH = 45
-const COLON = 58
-const BAR = 124
 
 /** First characters that cannot start a plain scalar here (`-` is checked on its own). */
 const indicators: ReadonlySet<number> = new Set([...'?:,[]{}#&*!|>\'"%@`'].map((c) => c.charCodeAt(0)))
