@@ -111,16 +111,25 @@ export const shown = <A>(v: A, ids: ReadonlySet<string>, key: Uint8Array): A => 
 }
 
 /** A unified diff with its old side left out: `-` and context lines dropped, the `---` line saying so. */
-export const withoutOld = (diff: string): string =>
-  diff
+export const withoutOld = (diff: string): string => {
+  // Only the lines before the first hunk are headers: inside the hunks a removed line whose text
+  // starts with "-- " reads "--- ...", and must go like every other removed line.
+  let hunks = false
+  return diff
     .split('\n')
     .flatMap((line, i, lines) => {
-      if (line.startsWith('--- ')) return [`${line} ${hiddenOld}`]
-      if (line.startsWith('+++ ') || line.startsWith('@@') || line.startsWith('+')) return [line]
+      if (!hunks) {
+        if (line.startsWith('--- ')) return [`${line} ${hiddenOld}`]
+        if (line.startsWith('+++ ')) return [line]
+        hunks = line.startsWith('@@')
+        return hunks ? [line] : [] // "Index:" and "====" before the headers
+      }
+      if (line.startsWith('@@') || line.startsWith('+')) return [line]
       if (line.startsWith('\\')) return lines[i - 1]?.startsWith('+') === true ? [line] : []
       return i === lines.length - 1 && line === '' ? [line] : []
     })
     .join('\n')
+}
 
 const sha256Hex = /^[0-9a-f]{64}$/
 

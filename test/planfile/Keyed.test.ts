@@ -93,12 +93,23 @@ describe('keying a carrier', () => {
     expect(Keyed.keyHex(kept, key)).toBe(kept)
   })
 
-  test.prop([fc.array(fc.tuple(fc.constantFrom('-', '+', ' '), text), { maxLength: 12 })])('withoutOld keeps every added line in order and no removed or context line', (lines) => {
-    const diff = ['--- /f', '+++ /f', '@@ -1,9 +1,9 @@', ...lines.map(([k, t]) => k + t), ''].join('\n')
+  // lines that look like a diff's own headers once a `-`, `+` or space is put before them
+  const diffText = fc.oneof(text, fc.tuple(fc.constantFrom('-- ', '++ ', '@@ ', '--- ', '\\ '), text).map(([a, b]) => a + b))
+
+  test.prop([fc.array(fc.tuple(fc.constantFrom('-', '+', ' '), diffText), { maxLength: 12 })])('withoutOld keeps every added line in order and no removed or context line', (lines) => {
+    const diff = ['Index: /f', '====', '--- /f', '+++ /f', '@@ -1,9 +1,9 @@', ...lines.map(([k, t]) => k + t), ''].join('\n')
     const out = Keyed.withoutOld(diff).split('\n')
-    expect(out[0]).toBe(`--- /f ${Keyed.hiddenOld}`)
-    expect(out.filter((l) => l.startsWith('+') && !l.startsWith('+++'))).toEqual(lines.filter(([k]) => k === '+').map(([, t]) => '+' + t))
-    expect(out.slice(1).some((l) => l.startsWith('-') || l.startsWith(' '))).toBe(false)
+    expect(out.slice(0, 3)).toEqual([`--- /f ${Keyed.hiddenOld}`, '+++ /f', '@@ -1,9 +1,9 @@'])
+    const body = out.slice(3)
+    expect(body.filter((l) => l.startsWith('+'))).toEqual(lines.filter(([k]) => k === '+').map(([, t]) => '+' + t))
+    expect(body.some((l) => l.startsWith('-') || l.startsWith(' '))).toBe(false)
+  })
+
+  it('withoutOld drops a removed line that reads like a header ("-- " at its start): a diff of plait\'s own', async () => {
+    const { createTwoFilesPatch } = await import('diff')
+    const out = Keyed.withoutOld(createTwoFilesPatch('/f', '/f', 'a\n-- password=hunter2\nb\n', 'a\nb\n++ added\n', '', '', { context: 3 }))
+    expect(out).not.toContain('hunter2')
+    expect(out).toContain('+++ added')
   })
 })
 
