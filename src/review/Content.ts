@@ -1,7 +1,7 @@
 // Content: how a text value (a file's rendered content, a command) changed between two catalogs:
 // a unified diff of its lines, or, for YAML and JSON, the difference of the data it holds, so a
 // change of formatting only (indentation, key order, quoting, comments) is not a change (pure).
-import { createTwoFilesPatch } from 'diff'
+import * as UnifiedDiff from '../core/UnifiedDiff.js'
 import * as Y from 'yaml'
 import * as Structure from './Structure.js'
 
@@ -47,10 +47,7 @@ export const parse = (format: Format, text: string): Structure.Json | undefined 
 
 /** A unified diff of two texts as lines (`--- from`, `+++ to`, hunks), as `diff -u` draws it. */
 export const unified = (before: string, after: string, labels: { readonly from: string; readonly to: string }): ReadonlyArray<string> =>
-  createTwoFilesPatch(labels.from, labels.to, before, after, '', '', { context: 3 })
-    .split('\n')
-    .filter((l) => !l.startsWith('Index: ') && !/^=+$/.test(l) && l !== '')
-    .map((l) => (l.startsWith('--- ') || l.startsWith('+++ ') ? l.replace(/\t$/, '') : l))
+  UnifiedDiff.lines(labels.from, labels.to, before, after).filter((l) => l !== '')
 
 /**
  * How a text changed (the two texts differ). `name` says the format (a file's path); YAML or JSON

@@ -1,9 +1,9 @@
 // plan: the file type's pure plan function, desired × observed → steps (CCM's decision table).
-import { createTwoFilesPatch } from 'diff'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
 import * as Fault from '../../core/Fault.js'
 import * as Mode from '../../core/Mode.js'
+import * as UnifiedDiff from '../../core/UnifiedDiff.js'
 import type { Accounts } from '../../core/Probe.js'
 import type { Action } from '../../core/Plan.js'
 import type { Content, FileStep as Step, Principal } from './Step.js'
@@ -252,11 +252,5 @@ const unifiedDiff = (path: string, old: Uint8Array | undefined, next: Content, c
   if (next.encoding !== 'utf8' || next.size > diffLimit) return undefined
   const before = created ? '' : old === undefined ? undefined : asText(old)
   if (before === undefined || before === next.data) return undefined
-  // createTwoFilesPatch starts with an "Index:" line and a "====" rule when both names are equal;
-  // a plan shows only the ---/+++ headers and the hunks, as `diff -u` does.
-  return createTwoFilesPatch(created ? '/dev/null' : path, path, before, next.data, '', '', { context: 3 })
-    .split('\n')
-    .filter((l) => !l.startsWith('Index: ') && !/^=+$/.test(l))
-    .map((l) => (l.startsWith('--- ') || l.startsWith('+++ ') ? l.replace(/\t$/, '') : l))
-    .join('\n')
+  return UnifiedDiff.text(created ? '/dev/null' : path, path, before, next.data)
 }
