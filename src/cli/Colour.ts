@@ -94,6 +94,8 @@ export const comparison = (text: string): string => linesOf(text, planLine)
 interface DiffState {
   /** The indentation of the content diff being drawn, when inside one. */
   readonly indent?: string
+  /** Whether its first hunk has begun: after it, a `+++ ` line is an added line, not a header. */
+  readonly hunks?: boolean
 }
 
 type LineColour = (line: string, next: string | undefined, state: DiffState) => readonly [string, DiffState]
@@ -112,8 +114,8 @@ const linesOf = (text: string, colour: LineColour): string => {
 
 const planLine: LineColour = (l, next, state) => {
   if (state.indent !== undefined) {
-    const inside = diffLine(l, state.indent)
-    if (inside !== undefined) return [inside, state]
+    const inside = diffLine(l, state.indent, state.hunks === true)
+    if (inside !== undefined) return [inside, state.hunks !== true && l.slice(state.indent.length).startsWith('@@') ? { ...state, hunks: true } : state]
   }
   // A content diff starts with `--- a` and `+++ b` at one indentation (the renderers indent it below its step).
   const head = /^( +)--- /.exec(l)
@@ -126,10 +128,10 @@ const planLine: LineColour = (l, next, state) => {
 }
 
 /** A line of a content diff at an indentation, coloured; undefined when the diff has ended. */
-const diffLine = (l: string, indent: string): string | undefined => {
+const diffLine = (l: string, indent: string, hunks: boolean): string | undefined => {
   if (!l.startsWith(indent) || l.length === indent.length) return undefined
   const body = l.slice(indent.length)
-  if (body.startsWith('+++ ')) return paint('bold', l)
+  if (!hunks && body.startsWith('+++ ')) return paint('bold', l)
   if (body.startsWith('@@')) return indent + paint('cyan', body)
   if (body.startsWith('+')) return indent + paint('green', body)
   if (body.startsWith('-')) return indent + paint('red', body)

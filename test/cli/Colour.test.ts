@@ -63,6 +63,14 @@ describe('Colour.plan', () => {
     expect(Colour.plan(Terminal.text(Render.plan(corpus.find((x) => x.resources.some((r) => r.action === 'create'))!)))).toContain(`${green}+${reset} `)
   })
 
+  it('paints a content diff\'s added line that reads like a header ("++ x") green, as any added line', () => {
+    const { green, bold } = Colour.palette
+    const text = ['~ file#/f', '    --- /f', '    +++ /f', '    @@ -1,1 +1,2 @@', '     a', '    +++ x', ''].join('\n')
+    const lines = Colour.plan(text).split('\n')
+    expect(lines[2]).toContain(bold)
+    expect(lines[5]).toBe(`    ${green}+++ x${Colour.palette.reset}`)
+  })
+
   it('shows a name holding ESC and a newline escaped, with colour on', () => {
     const base = corpus.find((x) => x.resources.some((r) => r.action === 'create'))!
     const r = base.resources.find((x) => x.action === 'create')!
