@@ -2,13 +2,15 @@
 // bundle: the plait command as it ships, in dist/bin/ (package.json's `bin`):
 //   plait.cjs        every module of the command and its dependencies, one script
 //   plait.js         the launcher (src/cli/launcher.ts): runs plait.cjs with V8's code cache
+//   package.json     says that plait.js is CommonJS (the package is ES modules)
 //   plait.cjs.cache  that cache, made here by one representative run (a plan of plans/demo)
 // so that starting plait reads three files and compiles almost nothing, instead of loading some
 // 230 modules of tsc's output and 137 files of dependencies and compiling them every time.
 // `npm run build` runs it after tsc, which type-checks and still emits dist/ module by module
 // (bench/profile.mjs profiles that, phase by module; a test imports one module of it).
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,6 +31,33 @@ const esModules = {
   },
 }
 
+/**
+ * Node's own modules that most runs never use, loaded on first use: every command registers at
+ * start, so a bundle that required them at its top would load child_process (and net, dgram and
+ * streams with it), crypto, worker_threads, readline and the like before `plait --version` prints
+ * a line, some 5 ms of a 30 ms Node start. Each import of one is served by a module whose
+ * properties are getters that require the real module when first read (esbuild's __toESM copies
+ * them as getters), so code written against the real module runs unchanged. The property names
+ * are those of this Node's module, read here: a name another Node lacks reads undefined, as it
+ * would from the module itself.
+ */
+const lazyBuiltins = ['child_process', 'crypto', 'dgram', 'http', 'https', 'net', 'os', 'fs/promises', 'readline', 'worker_threads', 'zlib']
+const requireHere = createRequire(import.meta.url)
+const lazy = {
+  name: 'lazy-builtins',
+  setup(b) {
+    const filter = new RegExp(`^(node:)?(${lazyBuiltins.map((m) => m.replace('/', '\\/')).join('|')})$`)
+    b.onResolve({ filter }, (args) =>
+      // the shim's own require of the module is the real one
+      args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' })
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => {
+      const names = Object.getOwnPropertyNames(requireHere(`node:${args.path}`)).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n))
+      const props = names.map((n) => `${n}:{get:()=>load().${n},enumerable:true}`).join(',')
+      return { contents: `let m;const load=()=>m??=require(${JSON.stringify(`node:${args.path}`)});Object.defineProperties(module.exports,{${props}})`, loader: 'js' }
+    })
+  },
+}
+
 // Built in a folder of its own and moved into dist/bin/ a file at a time (each rename is atomic),
 // so that a plait started meanwhile (tests building while others run) never finds a file missing
 // or half written; a bundle and a cache that do not match are only a cache V8 refuses.
@@ -44,7 +73,7 @@ await build({
   platform: 'node',
   target: 'node20',
   mainFields: ['module', 'main'],
-  plugins: [esModules],
+  plugins: [esModules, lazy],
   // A module's URL is the bundle's (the launcher passes it): paths below the package are found
   // from it by walking up to package.json (src/interpreters/installation.ts), at any depth.
   define: { 'import.meta.url': '__plaitUrl' },
@@ -75,16 +104,21 @@ await build({
   }
 }
 
+// The launcher is a CommonJS script (dist/bin/package.json says so for plait.js): started as an ES
+// module, Node would first load its ES module loader, about 5 ms of a 30 ms start.
 await build({
   absWorkingDir: repo,
   entryPoints: ['src/cli/launcher.ts'],
   outfile: join(staging, 'plait.js'),
   bundle: false,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
+  define: { 'import.meta.url': '__launcherUrl' },
+  banner: { js: '"use strict";const __launcherUrl = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: 'warning',
 })
+writeFileSync(join(staging, 'package.json'), '{\n  "type": "commonjs"\n}\n')
 
 mkdirSync(out, { recursive: true })
 for (const f of readdirSync(staging)) renameSync(join(staging, f), join(out, f))

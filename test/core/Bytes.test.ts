@@ -30,3 +30,9 @@ describe('Bytes.of', () => {
     expect(b).toEqual({ data, sha256: Digest.sha256(data), size: data.length })
   })
 })
+
+describe('Bytes.empty', () => {
+  it('is the empty bytes with their digest', () => {
+    expect(Bytes.empty).toEqual(Bytes.of(new Uint8Array(0)))
+  })
+})

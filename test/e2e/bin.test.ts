@@ -2,8 +2,10 @@
 // needs nothing of dist/ or node_modules but its own folder (fast-check aside, which only `plait
 // provider test` loads, from the package's dependencies), and V8 accepts its code cache (else every
 // start would compile plait's code again, which the cache is there to spare).
+import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { builtinModules } from 'node:module'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { binary, ensureBuilt, plait, repo, show } from './helpers.js'
@@ -33,6 +35,33 @@ describe('the shipped command', () => {
     expect(required.filter((s) => !(s.startsWith('node:') || builtinModules.includes(s)))).toEqual(['fast-check'])
     expect(Object.keys(pkg.dependencies)).toContain('fast-check')
     const launcher = fs.readFileSync(binary, 'utf8')
-    expect([...launcher.matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((m) => m[1]!).filter((s) => !s.startsWith('node:'))).toEqual([])
+    const launcherRequires = [...launcher.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!)
+    expect(launcherRequires).toContain('node:vm')
+    expect(launcherRequires.filter((s) => !s.startsWith('node:'))).toEqual([])
+  })
+
+  it('is a CommonJS script, so that Node starts it without its ES module loader', () => {
+    expect(JSON.parse(fs.readFileSync(path.join(path.dirname(binary), 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' })
+    expect(fs.readFileSync(binary, 'utf8')).not.toMatch(/^\s*(import|export)\b/m)
+  })
+
+  it('loads Node\'s heavier modules only when a command uses them: --version loads none, a plan loads crypto', async () => {
+    // A preloaded script reports which of Node's modules the process loaded by its exit.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
+    try {
+      const report = path.join(dir, 'report.cjs')
+      fs.writeFileSync(report, "process.on('exit', () => require('fs').writeSync(2, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))) + '\\n'))\n")
+      const loaded = (args: string[]): string[] => {
+        const r = spawnSync(process.execPath, ['-r', report, binary, ...args], { encoding: 'utf8' })
+        expect(r.status, r.stderr).toBe(0)
+        return JSON.parse(r.stderr.trim().split('\n').at(-1)!) as string[]
+      }
+      const heavy = ['child_process', 'crypto', 'worker_threads', 'readline', 'fs/promises', 'os', 'dgram', 'internal/modules/esm/module_job']
+      expect(loaded(['--version']).filter((m) => heavy.includes(m))).toEqual([])
+      fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+      expect(loaded(['plan', path.join(dir, 'm.yaml'), '--root', dir])).toContain('crypto')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -6,6 +6,7 @@
 // These functions throw (Node errors, Faults); posix.ts turns what they throw into Fault values.
 import * as crypto from 'node:crypto'
 import { closeSync, constants, fstatSync, lstatSync, openSync, opendirSync, readlinkSync, readSync, type Stats } from 'node:fs'
+import * as Digest from '../../core/Digest.js'
 import * as Errno from '../Errno.js'
 import type { Entry, EntryKind, Probe, ProbeOptions } from '../Machine.js'
 import { handlePath } from './confine.js'
@@ -22,10 +23,6 @@ export const dirFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O
 
 /** The probe of a path where nothing is. */
 export const absent: Probe = Object.freeze({ _tag: 'Absent' })
-
-/** Hex sha256 of bytes: the one-shot crypto.hash where this Node has it (20.12+), else a Hash object. */
-const sha256: (data: Uint8Array) => string =
-  typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex')
 
 const kindOf = (st: Stats): EntryKind =>
   st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other'
@@ -63,7 +60,7 @@ export const readAll = (fd: number, size: number): Buffer => {
 const hashFile = (fd: number, size: number, keep: boolean): { sha256: string; bytes?: Uint8Array; size: number } => {
   if (keep || size <= wholeLimit) {
     const data = readAll(fd, size)
-    const digest = sha256(data)
+    const digest = Digest.sha256(data)
     return keep ? { sha256: digest, bytes: view(data), size: data.length } : { sha256: digest, size: data.length }
   }
   const hash = crypto.createHash('sha256')

@@ -98,9 +98,6 @@ const asText = (data: Uint8Array): string | undefined => {
   }
 }
 
-/** The bytes of an empty file. */
-export const empty: Bytes = BytesM.of(new Uint8Array(0))
-
 // planning
 
 /**
@@ -164,11 +161,11 @@ export const plan = (spec: FileSpec, bytes: Bytes | undefined, status: FileStatu
         return failure(spec, `${path} is a symlink to ${status.target}; plait does not follow symlinks`, 'give content or source to replace the link with a file, or remove it first')
       }
       if (status._tag === 'Absent') {
-        steps.push(writeStep(path, status, owner!, group!, modeText, bytes ?? empty, bytes === undefined ? 'file does not exist (created empty: no content or source)' : 'file does not exist'))
+        steps.push(writeStep(path, status, owner!, group!, modeText, bytes ?? BytesM.empty, bytes === undefined ? 'file does not exist (created empty: no content or source)' : 'file does not exist'))
       } else if (status._tag === 'Directory' || status._tag === 'Other') {
         // CCM's table: the file replaces what is there (a non-empty directory only with force).
         steps.push(inTheWay(path, status, 'file'))
-        steps.push(writeStep(path, status, owner!, group!, modeText, bytes ?? empty, `a ${kindName(status)} was in the way${bytes === undefined ? ' (created empty: no content or source)' : ''}`))
+        steps.push(writeStep(path, status, owner!, group!, modeText, bytes ?? BytesM.empty, `a ${kindName(status)} was in the way${bytes === undefined ? ' (created empty: no content or source)' : ''}`))
       } else if (status._tag === 'Symlink') {
         steps.push(writeStep(path, status, owner!, group!, modeText, bytes!, `a symlink to ${status.target} is in the way; it is replaced by the file`))
       } else if (bytes !== undefined && bytes.sha256 !== status.sha256) {
