@@ -136,6 +136,16 @@ export const collector = (st: RunState, cap: number, alone: (r: Plan.ResourcePla
 
 /** Runs a batch (see the module's head): prepare and journal, stage, then each resource in turn, then fsync the directories. */
 const runBatch = async (st: RunState, members: ReadonlyArray<Member>): Promise<void> => {
+  // The batch's files are in few directories: each is walked to once for the whole batch.
+  const release = st.machine.hold()
+  try {
+    await runHeld(st, members)
+  } finally {
+    release()
+  }
+}
+
+const runHeld = async (st: RunState, members: ReadonlyArray<Member>): Promise<void> => {
   const { machine, journal } = st
   // 1. Every step's undo prepared (backups copied) and its record noted, then one durable append.
   const prepared = new Map<Member, { readonly steps: Prepared[]; readonly error?: string }>()

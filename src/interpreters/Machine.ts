@@ -65,6 +65,16 @@ export interface Machine {
   /** Copies a file or a whole tree, preserving owner, group, mode and symlinks; `to` must not exist. */
   readonly copy: (from: string, to: string) => TE.TaskEither<Fault, void>
 
+  /**
+   * Until the returned function is called, the interpreter may keep what it resolved for one
+   * operation (posix: the parent directory handles of a confined walk) for the next ones, so that
+   * the executor's batch of writes in one directory walks to it once, not twice a file. What an
+   * operation acts on is exactly what it would act on alone, but for a directory moved or replaced
+   * by someone else meanwhile: the operation then acts in the directory that was reached (as a walk
+   * that raced the move would). The executor holds for one batch (docs/apply.md, "Batches").
+   */
+  readonly hold: () => () => void
+
   // state files (journal, lock): plain, durable writes
   /** Creates a file that must not exist yet, fsynced; it appears with all its bytes at once. Exists fault if present. */
   readonly createExclusive: (path: string, data: Uint8Array) => TE.TaskEither<Fault, void>

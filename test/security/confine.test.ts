@@ -45,6 +45,101 @@ ${attrs}`)
   })
 })
 
+describe('a hold (one apply batch keeps the parent handles it walked to)', () => {
+  const openHandles = (): number => fs.readdirSync('/proc/self/fd').length
+
+  it('acts in the directory it reached even once that directory is swapped for an outward symlink, and a later walk refuses the symlink', async () => {
+    const base = tempDir()
+    const root = path.join(base, 'root')
+    const outside = tempDir()
+    fs.mkdirSync(path.join(root, 'd'), { recursive: true })
+    fs.writeFileSync(path.join(outside, 'keep'), 'outside\n')
+    const before = snapshot(outside)
+    const machine = Posix.make({ root })
+    const release = machine.hold()
+    await ok(machine.writeTemp('/d/a', bytes('a'), { ...me, mode: 0o644 }, '.a.tmp'))
+    // /d is moved aside and a symlink to the outside put in its place, mid-hold
+    fs.renameSync(path.join(root, 'd'), path.join(root, 'moved'))
+    fs.symlinkSync(outside, path.join(root, 'd'))
+    await ok(machine.renameTemp('/d/a', '.a.tmp'))
+    await ok(machine.writeFileAtomic('/d/b', bytes('b'), { ...me, mode: 0o644 }, '.b.tmp'))
+    release()
+    expect(snapshot(outside)).toEqual(before)
+    expect(fs.readdirSync(path.join(root, 'moved')).sort()).toEqual(['a', 'b'])
+    // the hold is over: the next operation walks again, and the symlink leads out
+    expect((await fails(machine.writeFileAtomic('/d/c', bytes('c'), { ...me, mode: 0o644 }, '.c.tmp')))._tag).toBe('Escape')
+    expect(snapshot(outside)).toEqual(before)
+  })
+
+  it('never closes a handle an operation is using, however many directories it holds, and closes them all when released', async () => {
+    const root = tempDir()
+    const n = 300 // more directories than a hold keeps handles for
+    for (let i = 0; i < n; i++) {
+      fs.mkdirSync(path.join(root, `d${i}`))
+      fs.writeFileSync(path.join(root, `d${i}`, `mark${i}`), '')
+    }
+    const confine = Confine.make(root)
+    const baseline = openHandles()
+    const release = confine.hold()
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => (open = resolve))
+    // every operation is in flight at once, each waiting inside its body while it holds its directory
+    const seen = Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        confine.at('test', `/d${i}/f`, async ({ dir }) => {
+          await gate
+          return fs.readdirSync(dir)
+        }),
+      ),
+    )
+    open()
+    const listings = await seen
+    listings.forEach((names, i) => expect(names).toEqual([`mark${i}`]))
+    // idle handles past the limit were closed; the rest are kept until the release
+    expect(openHandles() - baseline).toBeLessThanOrEqual(256)
+    expect(openHandles() - baseline).toBeGreaterThan(0)
+    release()
+    expect(openHandles()).toBe(baseline)
+  })
+
+  it('lends its handles to a batch of probes made meanwhile, which leaves them open for the rest of the hold', async () => {
+    const root = tempDir()
+    for (const d of ['a', 'b']) {
+      fs.mkdirSync(path.join(root, d))
+      fs.writeFileSync(path.join(root, d, 'f'), d)
+    }
+    const machine = Posix.make({ root })
+    const baseline = openHandles()
+    const release = machine.hold()
+    const probes = await machine.probeAll([{ path: '/a/f' }, { path: '/b/f' }])()
+    expect(probes.every((p) => p._tag === 'Right')).toBe(true)
+    expect(openHandles() - baseline).toBe(2)
+    await ok(machine.writeFileAtomic('/a/g', bytes('g'), { ...me, mode: 0o644 }, '.g.tmp'))
+    expect(openHandles() - baseline).toBe(2)
+    release()
+    expect(openHandles()).toBe(baseline)
+    // without a hold, a batch closes what it opened
+    await machine.probeAll([{ path: '/a/f' }, { path: '/b/f' }])()
+    expect(openHandles()).toBe(baseline)
+  })
+
+  it('lets an apply walk to each directory of a batch once, not twice a file (seen by strace)', async () => {
+    const s = sandbox()
+    const dirs = ['one', 'two', 'three']
+    for (const d of dirs) fs.mkdirSync(s.at(`/srv/${d}`), { recursive: true })
+    // the files take their directories in turn, as the bench's do
+    const files = Array.from({ length: 60 }, (_, i) => `        - /srv/${dirs[i % 3]}/f${i}:\n            content: "${i}\\n"\n${attrs}`).join('')
+    const m = s.manifest(`ccm:\n  resources:\n    - file:\n${files}`)
+    const r = spawnSync('strace', ['-f', '-e', 'trace=openat', process.execPath, binary, 'apply', m, '--root', s.root], { encoding: 'utf8' })
+    expect(r.status, r.stderr.slice(-2000)).toBe(0)
+    for (const d of dirs) expect(fs.readdirSync(s.at(`/srv/${d}`))).toHaveLength(20)
+    // a walk opens each directory on the way with O_PATH; before holds, each file's two halves walked (120 walks)
+    const walks = r.stderr.split('\n').filter((l) => /openat\(.*\/(one|two|three)", .*O_PATH/.test(l))
+    expect(walks.length).toBeGreaterThan(0)
+    expect(walks.length).toBeLessThan(30)
+  })
+})
+
 describe('the prefix check', () => {
   it('treats a sibling whose name extends the root (ROOT-evil) as outside', async () => {
     const base = tempDir()

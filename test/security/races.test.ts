@@ -50,7 +50,12 @@ const settle = (root: string): void => {
 }
 
 describe('a directory swapped for an outward symlink while the machine acts', () => {
-  it('never lets a write, chmod, mkdir or removal act outside the root', async () => {
+  // held: as an apply batch holds the machine (Machine.hold), a hold at a time over ten files,
+  // whose operations share the directory handles walked to in it
+  it.each([
+    ['one operation at a time', false],
+    ['under holds, as apply batches run', true],
+  ])('never lets a write, chmod, mkdir or removal act outside the root: %s', async (_, held) => {
     const base = tempDir()
     const root = path.join(base, 'root')
     const outside = path.join(base, 'outside')
@@ -63,8 +68,13 @@ describe('a directory swapped for an outward symlink while the machine acts', ()
     const stop = swapper(root, outside)
     const done: { op: string; path: string }[] = []
     let refused = 0
+    let release = (): void => undefined
     try {
       for (let i = 0; i < 300; i++) {
+        if (held && i % 10 === 0) {
+          release()
+          release = machine.hold()
+        }
         const p = `/d/f${i}`
         const steps: Array<[string, () => Promise<E.Either<unknown, unknown>>]> = [
           ['write', machine.writeFileAtomic(p, bytes(`inside ${i}\n`), { ...me, mode: 0o644 }, `.f${i}.plait-tmp`)],
@@ -80,6 +90,7 @@ describe('a directory swapped for an outward symlink while the machine acts', ()
         }
       }
     } finally {
+      release()
       await stop()
     }
     settle(root)

@@ -175,6 +175,8 @@ const machine = (
     createExclusive: (path, data) => mutate('createExclusive', [path], () => Primitives.createExclusive(tree, path, data)),
     // unsynced or not, an append is kept: a crash here is a process crash (the page cache survives)
     append: (path, data) => mutate('append', [path], () => Primitives.append(tree, path, data)),
+    // every operation reaches its path afresh in the tree: nothing to keep
+    hold: () => () => undefined,
     pid: () => pid,
     processStart: (other) => async () => (crashed ? E.left(crash('processStart', String(other))) : E.right(processes.get(other) ?? null)),
     snapshot: () => Tree.toSnapshot(tree, users, groups),

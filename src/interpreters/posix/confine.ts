@@ -9,8 +9,9 @@
 // is, absolute targets as host paths that must lie below the root); `..` never climbs above the
 // root. The operation then acts on `/proc/self/fd/N/name`, N being the final directory's handle:
 // a swap of any directory above it, before or during the step, changes nothing. The final
-// component is never followed. No resolution outlives the operation that made it: the handles
-// are closed when it settles. With root "/" there is nothing to escape, and host paths are used.
+// component is never followed. No resolution outlives the operation that made it (the handles are
+// closed when it settles) unless a batch of observations or a hold (one apply batch) keeps parent
+// handles for their duration. With root "/" there is nothing to escape, and host paths are used.
 import { closeSync, constants, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import * as Fault from '../../core/Fault.js'
@@ -49,6 +50,16 @@ export interface Confinement {
    * `close` the batch, which releases every handle.
    */
   readonly batch: () => Batch
+  /**
+   * From now until the returned function is called, `at` and `atSync` keep the parent directory
+   * handles they walk to and share them, so that the operations of one apply batch on the files
+   * of one directory cost one walk, not two each (the executor holds for one batch: see
+   * docs/apply.md). As with `batch`, a handle names the directory that was reached from the root
+   * without following a symlink out of it, whatever happens to its path afterwards; holding only
+   * lengthens the time it is held. A handle is closed only when no operation is using it. Holds
+   * nest: the handles are released when the outermost one is.
+   */
+  readonly hold: () => () => void
 }
 
 /** A batch of observations sharing parent directory handles (see Confinement.batch). */
@@ -65,8 +76,15 @@ export interface Batch {
   readonly close: () => void
 }
 
-/** Parent directory handles a batch holds at most (the oldest is closed first): far below any descriptor limit. */
-const batchHandles = 64
+/**
+ * Parent directory handles a batch or a hold keeps at most (the oldest unused one is closed first):
+ * far below any descriptor limit (Node raises its soft limit to the hard one, at least 1,024). It is
+ * the number of directories a run can cycle through at no cost: the files of a plan in plan order
+ * often take their directories in turn (d1/a, d2/a, …, d1/b, …), and with fewer handles than
+ * directories every lookup of such a cycle walks again (64 handles cost 8,118 walks for the 10,000
+ * files of the bench, which cycle through 100 directories).
+ */
+const batchHandles = 256
 
 /** Symlinks followed in one walk before it is refused, as the kernel's limit. */
 const maxLinks = 40
@@ -137,12 +155,20 @@ const unconfined: Confinement = Object.freeze({
     validate(op, path)
     return body({ entry: path, dir: PosixPath.dirname(path), name: PosixPath.basename(path) })
   },
+  hold: () => () => undefined,
 })
 
 interface Handle {
   readonly fd: number
   /** The machine path of the directory this handle is open on. */
   readonly path: string
+}
+
+/** A parent directory handle kept by a batch or a hold, and how many operations are using it. */
+interface Held {
+  readonly dir: string
+  readonly h: Handle
+  users: number
 }
 
 const closeAll = (hs: ReadonlyArray<Handle>): void => {
@@ -219,13 +245,67 @@ const confined = (hostRoot: string): Confinement => {
     return top
   }
 
+  /**
+   * Parent directory handles kept for a while (a batch, a hold) and shared by the operations in it:
+   * each directory is walked once; a walk that failed is not kept (it is asked again). At most
+   * `batchHandles` are kept: past that the oldest one no operation is using is closed. `end` closes
+   * every handle, each one in use as soon as its last user is done.
+   */
+  const holder = () => {
+    const held = new Map<string, Held>()
+    let ended = false
+    const take = (op: string, subject: string, dir: string): Held => {
+      let e = held.get(dir)
+      if (e === undefined) {
+        e = { dir, h: openDirectory(op, subject, dir), users: 0 }
+        if (held.size >= batchHandles) {
+          for (const old of held.values()) {
+            if (old.users > 0) continue
+            held.delete(old.dir)
+            closeAll([old.h])
+            break
+          }
+        }
+        held.set(dir, e)
+      }
+      e.users += 1
+      return e
+    }
+    const put = (e: Held): void => {
+      e.users -= 1
+      if (e.users > 0) return
+      if (ended) closeAll([e.h])
+      // more were in use at once than are kept: the one done is let go
+      else if (held.size > batchHandles && held.get(e.dir) === e) {
+        held.delete(e.dir)
+        closeAll([e.h])
+      }
+    }
+    const end = (): void => {
+      ended = true
+      for (const e of held.values()) if (e.users === 0) closeAll([e.h])
+      held.clear()
+    }
+    return { take, put, end }
+  }
+
+  /** The handles of the current hold, and how many holds are open. */
+  let holding: ReturnType<typeof holder> | undefined
+  let holds = 0
+
   /** The place of a path, and how to release the handle that holds it. */
   const place = (op: string, path: string): { readonly place: Place; readonly release: () => void } => {
     validate(op, path)
     if (path === '/') return { place: { entry: hostRoot, dir: nodePath.dirname(hostRoot), name: '' }, release: () => undefined }
+    const name = PosixPath.basename(path)
+    if (holding !== undefined) {
+      const h = holding
+      const e = h.take(op, path, PosixPath.dirname(path))
+      const dir = batchHandlePath(e.h.fd)
+      return { place: { entry: `${dir}/${name}`, dir, name }, release: () => h.put(e) }
+    }
     const parent = openDirectory(op, path, PosixPath.dirname(path))
     const dir = handlePath(parent.fd)
-    const name = PosixPath.basename(path)
     return { place: { entry: `${dir}/${name}`, dir, name }, release: () => closeAll([parent]) }
   }
 
@@ -248,38 +328,46 @@ const confined = (hostRoot: string): Confinement => {
       }
     },
     batch: (): Batch => {
-      // Each parent directory is walked once; a walk that failed is not kept (it is asked again).
-      const held = new Map<string, Handle>()
-      /** The handle of directory `dir`, walked to for `subject` unless it is held already. */
-      const parent = (op: string, subject: string, dir: string): Handle => {
-        let h = held.get(dir)
-        if (h === undefined) {
-          h = openDirectory(op, subject, dir)
-          if (held.size >= batchHandles) {
-            const [oldest, old] = held.entries().next().value!
-            held.delete(oldest)
-            closeAll([old])
-          }
-          held.set(dir, h)
+      // within a hold, a batch shares the hold's handles (closed when the hold ends)
+      const shared = holding
+      const h = shared ?? holder()
+      /** Runs `body` with the /proc path of directory `dir`'s handle, walked to for `subject` unless held already. */
+      const within = <A>(op: string, subject: string, dir: string, body: (host: string) => A): A => {
+        const e = h.take(op, subject, dir)
+        try {
+          return body(batchHandlePath(e.h.fd))
+        } finally {
+          h.put(e)
         }
-        return h
       }
       return {
         atSync: <A>(op: string, path: string, body: (place: Place) => A): A => {
           validate(op, path)
           if (path === '/') return body({ entry: hostRoot, dir: nodePath.dirname(hostRoot), name: '' })
-          const dir = batchHandlePath(parent(op, path, PosixPath.dirname(path)).fd)
           const name = PosixPath.basename(path)
-          return body({ entry: `${dir}/${name}`, dir, name })
+          return within(op, path, PosixPath.dirname(path), (dir) => body({ entry: `${dir}/${name}`, dir, name }))
         },
         inDirectory: <A>(op: string, subject: string, dir: string, body: (host: string) => A): A => {
           validate(op, subject)
-          return body(batchHandlePath(parent(op, subject, dir).fd))
+          return within(op, subject, dir, body)
         },
         close: () => {
-          closeAll([...held.values()])
-          held.clear()
+          if (shared === undefined) h.end()
         },
+      }
+    },
+    hold: (): (() => void) => {
+      holds += 1
+      holding ??= holder()
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        holds -= 1
+        if (holds === 0) {
+          holding?.end()
+          holding = undefined
+        }
       }
     },
   })

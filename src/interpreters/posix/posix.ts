@@ -93,6 +93,7 @@ export const make = (options: Options = {}): Machine => {
     copy: (from, to) => run('copy', from, () => Tree.copy(confine, from, to)),
     createExclusive: (path, data) => run('createExclusive', path, () => Write.createExclusive(confine, path, data)),
     append: (path, data, appendOptions) => run('append', path, () => Write.append(confine, path, data, Write.durable, appendOptions?.sync !== false)),
+    hold: () => confine.hold(),
     pid: () => process.pid,
     processStart: (pid) => run('processStart', `/proc/${pid}/stat`, () => readProcessStart(pid)),
   } satisfies Machine)
