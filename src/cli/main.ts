@@ -373,19 +373,11 @@ const main = async (): Promise<number> => {
   }
 }
 
-// A reader that stops early (`plait plan m.yaml | head`) is not an error.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
-    throw e
-  })
-}
-
 // No top-level await: the bundled command is a script (scripts/bundle.mjs), which has none.
 void main().then((code) => {
   process.exitCode = code
   // Every command has finished its work: once stdout and stderr have handed all they were given to
   // the system, exit at once rather than have Node dispose of the heap page by page (some 10 ms
   // after a large plan). Output still queued (a pipe that is full) is left to the normal exit.
-  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code)
+  if (Streams.drained()) process.exit(code)
 })

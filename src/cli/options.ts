@@ -1,6 +1,6 @@
 // options: what the commands share on their command lines: the one resolution of `--root`, and
 // the options that give a manifest its facts, data, clock and providers.
-import { realpath, stat } from 'node:fs/promises'
+import { realpathSync, statSync } from 'node:fs'
 import { Option } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
@@ -8,9 +8,10 @@ import * as Diagnostic from '../core/Diagnostic.js'
 /** `--root DIR` as a real directory (symlinks resolved), "/" without it, or why it is not one. */
 export const resolveRoot = async (root: string | undefined): Promise<E.Either<Diagnostic.Diagnostic, string>> => {
   if (root === undefined) return E.right('/')
+  // two system calls, made synchronously: node:fs/promises is not loaded for them alone
   try {
-    const r = await realpath(root)
-    if (!(await stat(r)).isDirectory()) throw new Error('not a directory')
+    const r = realpathSync.native(root)
+    if (!statSync(r).isDirectory()) throw new Error('not a directory')
     return E.right(r)
   } catch {
     return E.left(Diagnostic.make('Io', `--root ${root}: not an existing directory`))

@@ -4,8 +4,80 @@
 // machine, a provider or a command reaches the terminal raw, whichever renderer forgot a field.
 // JSON goes through Terminal.json first, which keeps it exactly the same value. Colour (see
 // Colour) is added after Terminal.text, to a stream that gets it, and only by Colour's painters.
+//
+// The text is written straight to file descriptors 1 and 2 (writeSync), as Node's own streams
+// write to pipes, files and terminals on Linux (synchronously), without making those streams: for
+// a pipe Node's would load its network and stream modules first, some 6 ms of a 35 ms start. Where
+// a descriptor cannot take a write at once (EAGAIN: a non-blocking pipe that is full) or fails
+// otherwise, that write and every later one to it go through Node's stream, which queues and
+// reports as before; a reader that stopped early (EPIPE: `plait plan m.yaml | head`) ends the
+// process quietly, with the status it had.
+import { fstatSync, writeSync } from 'node:fs'
 import * as Colour from './Colour.js'
 import * as Terminal from '../core/Terminal.js'
+
+type Fd = 1 | 2
+
+/** Node's stream of a descriptor, once a write has gone through it (then every later one does). */
+const streams: { [fd in Fd]?: NodeJS.WriteStream } = {}
+
+/** A reader that stops early is not an error: the process ends with the status it has. */
+const closedEarly = (): never => process.exit(process.exitCode ?? 0)
+
+const streamOf = (fd: Fd): NodeJS.WriteStream => {
+  let s = streams[fd]
+  if (s === undefined) {
+    s = fd === 1 ? process.stdout : process.stderr
+    s.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') closedEarly()
+      throw e
+    })
+    streams[fd] = s
+  }
+  return s
+}
+
+/** Writes all of `text` to descriptor `fd` (see the head of this module). */
+const write = (fd: Fd, text: string): void => {
+  const s = streams[fd]
+  if (s !== undefined) {
+    s.write(text)
+    return
+  }
+  const bytes = Buffer.from(text, 'utf8')
+  let at = 0
+  while (at < bytes.length) {
+    try {
+      at += writeSync(fd, bytes, at)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') closedEarly()
+      streamOf(fd).write(bytes.subarray(at))
+      return
+    }
+  }
+}
+
+/**
+ * Whether a descriptor is a terminal, told without Node's tty module (which loads its network
+ * modules, some 4 ms): a character device of a terminal's major number, as Linux numbers them
+ * (virtual consoles and serial lines 4; /dev/tty, the console and /dev/ptmx 5; pseudo-terminals
+ * 136-143). /dev/null and other devices are not; a rarer terminal (a USB serial line) is taken
+ * for none, and gets no colour and no status line.
+ */
+export const isTerminal = (fd: number): boolean => {
+  let st
+  try {
+    st = fstatSync(fd)
+  } catch {
+    return false
+  }
+  if (!st.isCharacterDevice()) return false
+  const major = Math.floor(st.rdev / 256) % 4096
+  return major === 4 || major === 5 || (major >= 136 && major <= 143)
+}
+
+/** Whether everything written so far has been handed to the system (nothing queued in a stream). */
+export const drained = (): boolean => (streams[1]?.writableLength ?? 0) === 0 && (streams[2]?.writableLength ?? 0) === 0
 
 /** A painter of escaped text (Colour.plan, Colour.report, ...). */
 export type Painter = (text: string) => string
@@ -15,8 +87,8 @@ let colours: { readonly out: boolean; readonly err: boolean } | undefined
 /** Whether stdout and stderr get colour (Colour.enabled of each stream), decided once. */
 export const colour = (): { readonly out: boolean; readonly err: boolean } =>
   (colours ??= {
-    out: Colour.enabled({ isTTY: process.stdout.isTTY === true, env: process.env }),
-    err: Colour.enabled({ isTTY: process.stderr.isTTY === true, env: process.env }),
+    out: Colour.enabled({ isTTY: isTerminal(1), env: process.env }),
+    err: Colour.enabled({ isTTY: isTerminal(2), env: process.env }),
   })
 
 /** The status line on stderr, when one is showing. */
@@ -25,25 +97,25 @@ let status = false
 const clearStatus = (): void => {
   if (!status) return
   status = false
-  process.stderr.write('\r\x1b[K')
+  write(2, '\r\x1b[K')
 }
 
 /** Writes text to stdout, control characters shown visibly (newlines and tabs kept), painted when stdout gets colour. */
 export const out = (s: string, painter?: Painter): void => {
   clearStatus()
   const safe = Terminal.text(s)
-  process.stdout.write(painter !== undefined && colour().out ? painter(safe) : safe)
+  write(1, painter !== undefined && colour().out ? painter(safe) : safe)
 }
 
 /** Writes text to stderr, control characters shown visibly (newlines and tabs kept); diagnostics coloured when stderr gets colour. */
 export const err = (s: string): void => {
   clearStatus()
   const safe = Terminal.text(s)
-  process.stderr.write(colour().err ? Colour.diagnostics(safe) : safe)
+  write(2, colour().err ? Colour.diagnostics(safe) : safe)
 }
 
 /** True when a status line can be shown: stderr is a terminal that can erase a line. */
-export const canShowStatus = (): boolean => process.stderr.isTTY === true && process.env['TERM'] !== 'dumb'
+export const canShowStatus = (): boolean => isTerminal(2) && process.env['TERM'] !== 'dumb'
 
 /**
  * Shows one status line on stderr, over the previous one (undefined: erases it). Only on a
@@ -53,14 +125,16 @@ export const canShowStatus = (): boolean => process.stderr.isTTY === true && pro
 export const showStatus = (line: string | undefined): void => {
   if (!canShowStatus()) return
   if (line === undefined) return clearStatus()
-  process.stderr.write(`\r\x1b[K${Terminal.text(line.replace(/\n/g, ' '))}`)
+  write(2, `\r\x1b[K${Terminal.text(line.replace(/\n/g, ' '))}`)
   status = true
 }
 
 /** The terminal's width in columns: what the terminal says, else $COLUMNS, else 80. */
 export const columns = (): number => {
   const env = Number(process.env['COLUMNS'])
-  return process.stderr.columns > 0 ? process.stderr.columns : Number.isInteger(env) && env > 0 ? env : 80
+  // only a terminal has columns (asked of Node's stream of it, made here if not yet)
+  const cols = isTerminal(2) ? process.stderr.columns : 0
+  return cols > 0 ? cols : Number.isInteger(env) && env > 0 ? env : 80
 }
 
 /** A value as indented JSON text, terminal-safe, with a final newline. */
