@@ -4,7 +4,7 @@
 // `npm run build`), so that a start does not parse and compile plait's code again: Node 20 has no
 // compile cache for ES modules, and compiling them was most of a small plan's time. A cache V8
 // does not accept (another Node, other flags) is ignored, and the code is compiled as usual.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,7 +30,8 @@ const script = new vm.Script(source, {
   filename: file,
   ...(cachedData !== undefined ? { cachedData } : {}),
 })
-if (process.env['PLAIT_DEBUG'] !== undefined) process.stderr.write(`code cache: ${cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'used'}\n`)
+// written straight to the descriptor, as all of plait's output is (src/cli/streams.ts)
+if (process.env['PLAIT_DEBUG'] !== undefined) writeSync(2, `code cache: ${cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'used'}\n`)
 // `npm run build` sets this for one representative run: what V8 compiled by the end of it is saved.
 // It is written beside and renamed into place, so that a plait starting meanwhile reads a whole one.
 if (process.env['PLAIT_WRITE_CODE_CACHE'] === '1') {

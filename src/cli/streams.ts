@@ -57,12 +57,17 @@ const write = (fd: Fd, text: string): void => {
   }
 }
 
+/** The major numbers of terminals' character devices, besides pseudo-terminals' 136-143 (see isTerminal). */
+const terminalMajors: ReadonlySet<number> = new Set([3, 4, 5, 166, 188, 204, 229])
+
 /**
  * Whether a descriptor is a terminal, told without Node's tty module (which loads its network
  * modules, some 4 ms): a character device of a terminal's major number, as Linux numbers them
- * (virtual consoles and serial lines 4; /dev/tty, the console and /dev/ptmx 5; pseudo-terminals
- * 136-143). /dev/null and other devices are not; a rarer terminal (a USB serial line) is taken
- * for none, and gets no colour and no status line.
+ * (Documentation/admin-guide/devices.txt): old pseudo-terminals 3, virtual consoles and serial
+ * lines 4, /dev/tty, the console and /dev/ptmx 5, pseudo-terminals 136-143, USB modems (ttyACM)
+ * 166, USB serial lines 188, low-density serial lines (ttyAMA and others) 204, hypervisor
+ * consoles (hvc, as `virsh console` shows) 229. /dev/null and other devices are not; a terminal of
+ * another driver is taken for none, and gets no colour and no status line.
  */
 export const isTerminal = (fd: number): boolean => {
   let st
@@ -73,7 +78,7 @@ export const isTerminal = (fd: number): boolean => {
   }
   if (!st.isCharacterDevice()) return false
   const major = Math.floor(st.rdev / 256) % 4096
-  return major === 4 || major === 5 || (major >= 136 && major <= 143)
+  return terminalMajors.has(major) || (major >= 136 && major <= 143)
 }
 
 /** Whether everything written so far has been handed to the system (nothing queued in a stream). */

@@ -71,6 +71,67 @@ describe('a hold (one apply batch keeps the parent handles it walked to)', () =>
     expect(snapshot(outside)).toEqual(before)
   })
 
+  it('walks again when a directory it holds is moved out of the root, so the rest of the batch never follows it out', async () => {
+    const base = tempDir()
+    const root = path.join(base, 'root')
+    const outside = path.join(base, 'outside') // the same file system: a rename can move d there
+    fs.mkdirSync(path.join(root, 'd'), { recursive: true })
+    fs.mkdirSync(outside)
+    const machine = Posix.make({ root })
+    const release = machine.hold()
+    await ok(machine.writeFileAtomic('/d/a', bytes('a'), { ...me, mode: 0o644 }, '.a.tmp'))
+    fs.renameSync(path.join(root, 'd'), path.join(outside, 'd'))
+    expect((await fails(machine.writeFileAtomic('/d/b', bytes('b'), { ...me, mode: 0o644 }, '.b.tmp')))._tag).toBe('NotFound')
+    expect((await fails(machine.writeTemp('/d/c', bytes('c'), { ...me, mode: 0o644 }, '.c.tmp')))._tag).toBe('NotFound')
+    // a directory made in its place is the one used from then on
+    fs.mkdirSync(path.join(root, 'd'))
+    await ok(machine.writeFileAtomic('/d/e', bytes('e'), { ...me, mode: 0o644 }, '.e.tmp'))
+    release()
+    expect(fs.readdirSync(path.join(outside, 'd'))).toEqual(['a'])
+    expect(fs.readdirSync(path.join(root, 'd'))).toEqual(['e'])
+  })
+
+  it('lets no batch of probes read through a directory moved out of the root after it was walked to', () => {
+    const base = tempDir()
+    const root = path.join(base, 'root')
+    const outside = path.join(base, 'outside')
+    fs.mkdirSync(path.join(root, 'd'), { recursive: true })
+    fs.mkdirSync(outside)
+    fs.writeFileSync(path.join(root, 'd', 'f'), 'inside')
+    const batch = Confine.make(root).batch()
+    try {
+      expect(batch.atSync('probe', '/d/f', ({ entry }) => fs.readFileSync(entry, 'utf8'))).toBe('inside')
+      fs.renameSync(path.join(root, 'd'), path.join(outside, 'd'))
+      fs.writeFileSync(path.join(outside, 'd', 'secret'), 'outside')
+      expect(() => batch.atSync('probe', '/d/secret', ({ entry }) => fs.readFileSync(entry, 'utf8'))).toThrow()
+    } finally {
+      batch.close()
+    }
+  })
+
+  it('keeps nothing for a batch of probes used after the hold it was made in is released', async () => {
+    const root = tempDir()
+    fs.mkdirSync(path.join(root, 'd'))
+    fs.writeFileSync(path.join(root, 'd', 'f'), 'f')
+    const confine = Confine.make(root)
+    const baseline = openHandles()
+    const release = confine.hold()
+    const batch = confine.batch()
+    release()
+    const taken: number[] = []
+    try {
+      for (let i = 0; i < 3; i++) {
+        // each use walks and closes its own handle: none refers to a closed (and reused) descriptor
+        expect(batch.atSync('probe', '/d/f', ({ entry }) => fs.readFileSync(entry, 'utf8'))).toBe('f')
+        taken.push(fs.openSync('/dev/null', 'r')) // the lowest free descriptor, as a stale number would be reused
+      }
+      batch.close()
+      expect(openHandles() - baseline).toBe(3)
+    } finally {
+      for (const fd of taken) fs.closeSync(fd)
+    }
+  })
+
   it('never closes a handle an operation is using, however many directories it holds, and closes them all when released', async () => {
     const root = tempDir()
     const n = 300 // more directories than a hold keeps handles for

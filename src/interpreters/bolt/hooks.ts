@@ -8,8 +8,10 @@
 // configuration and in a reference) are read as `private_key` and `public_key`, with a warning on
 // stderr, as Bolt does. A plugin with any `secret_*` hook is a secret plugin: every value it gives
 // is sensitive.
+import { writeSync } from 'node:fs'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
+import * as Terminal from '../../core/Terminal.js'
 import * as Processes from '../process.js'
 import * as Config from './config.js'
 import * as Discover from './discover.js'
@@ -173,9 +175,17 @@ export const open = async (o: Options, resolveConfig?: ConfigResolver): Promise<
 
 const shown = new Set<string>()
 
-/** Writes a warning to stderr, each text once per process. */
+/**
+ * Writes a warning to stderr, each text once per process: escaped for the terminal, and straight to
+ * the descriptor as the command line writes (src/cli/streams.ts), so that it keeps its place among
+ * plait's other output and a reader gone away costs only the warning.
+ */
 const warnOnce = (message: string): void => {
   if (shown.has(message)) return
   shown.add(message)
-  process.stderr.write(`warning: ${message}\n`)
+  try {
+    writeSync(2, Terminal.text(`warning: ${message}\n`))
+  } catch {
+    // stderr is closed or its reader gone: the warning goes with it, the run does not
+  }
 }

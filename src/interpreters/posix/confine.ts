@@ -251,22 +251,67 @@ const confined = (hostRoot: string): Confinement => {
    * `batchHandles` are kept: past that the oldest one no operation is using is closed. `end` closes
    * every handle, each one in use as soon as its last user is done.
    */
+  /** The root as the kernel names it (any symlink in `hostRoot` resolved), read once from a handle of it. */
+  let kernelRoot: string | undefined
+  const rootName = (): string => {
+    if (kernelRoot === undefined) {
+      const h = openRoot()
+      try {
+        kernelRoot = readlinkSync(handlePath(h.fd))
+      } finally {
+        closeAll([h])
+      }
+    }
+    return kernelRoot
+  }
+
+  /**
+   * Whether a kept handle's directory still lies below the root. A directory moved out of the
+   * root (or removed) after it was walked to must not take the later operations of a batch or a
+   * hold with it: a handle is asked where its directory is now (one readlink of its /proc link)
+   * before each use, and one that is no longer below the root is walked to again.
+   */
+  const stillInside = (h: Handle): boolean => {
+    let now: string
+    try {
+      now = readlinkSync(handlePath(h.fd))
+    } catch {
+      return false
+    }
+    const root = rootName()
+    return !now.endsWith(' (deleted)') && (now === root || now.startsWith(root + '/'))
+  }
+
+  /**
+   * Parent directory handles kept for a while (a batch, a hold) and shared by the operations in it:
+   * each directory is walked once, and walked again only if it is no longer below the root; a walk
+   * that failed is not kept (it is asked again). At most `batchHandles` are kept: past that the
+   * oldest one no operation is using is closed. A handle no longer kept (moved out, let go, or the
+   * holder ended) is closed when its last user is done; once `end` has run nothing more is kept.
+   */
   const holder = () => {
     const held = new Map<string, Held>()
     let ended = false
     const take = (op: string, subject: string, dir: string): Held => {
       let e = held.get(dir)
+      if (e !== undefined && !stillInside(e.h)) {
+        held.delete(dir)
+        if (e.users === 0) closeAll([e.h])
+        e = undefined
+      }
       if (e === undefined) {
         e = { dir, h: openDirectory(op, subject, dir), users: 0 }
-        if (held.size >= batchHandles) {
-          for (const old of held.values()) {
-            if (old.users > 0) continue
-            held.delete(old.dir)
-            closeAll([old.h])
-            break
+        if (!ended) {
+          if (held.size >= batchHandles) {
+            for (const old of held.values()) {
+              if (old.users > 0) continue
+              held.delete(old.dir)
+              closeAll([old.h])
+              break
+            }
           }
+          held.set(dir, e)
         }
-        held.set(dir, e)
       }
       e.users += 1
       return e
@@ -274,12 +319,11 @@ const confined = (hostRoot: string): Confinement => {
     const put = (e: Held): void => {
       e.users -= 1
       if (e.users > 0) return
-      if (ended) closeAll([e.h])
+      const kept = held.get(e.dir) === e
       // more were in use at once than are kept: the one done is let go
-      else if (held.size > batchHandles && held.get(e.dir) === e) {
-        held.delete(e.dir)
-        closeAll([e.h])
-      }
+      if (kept && held.size <= batchHandles) return
+      if (kept) held.delete(e.dir)
+      closeAll([e.h])
     }
     const end = (): void => {
       ended = true
