@@ -11,7 +11,7 @@ import * as Render from '../src/cli/render.js'
 import * as Compile from '../src/compiler/compile.js'
 import * as Planner from '../src/compiler/plan.js'
 import * as Diagnostic from '../src/core/Diagnostic.js'
-import { inlineBytes, observe } from '../src/observe/observe.js'
+import { observe } from '../src/observe/observe.js'
 import * as MemoryRunner from '../src/interpreters/commands/memory.js'
 import * as Discover from '../src/interpreters/libral/discover.js'
 import * as Session from '../src/interpreters/libral/Session.js'
@@ -59,7 +59,7 @@ const planCase = async (dir: string): Promise<{ text: string; json?: string }> =
   })
   if (E.isLeft(catalog)) return { text: Render.diagnostics(catalog.left) }
   const runner = MemoryRunner.make((line) => (line === '/bin/true' ? { exit: 0 } : line === '/bin/false' ? { exit: 1 } : undefined))
-  const observed = await observe(catalog.right, machine, readHost, inlineBytes, session, runner)
+  const observed = await observe(catalog.right, machine, readHost, session, runner)
   if (E.isLeft(observed)) return { text: Render.diagnostics(observed.left) }
   const body = Planner.plan(catalog.right, observed.right, { version: 'golden', root: machine.root })
   if (E.isLeft(body)) return { text: Render.diagnostics(body.left) }

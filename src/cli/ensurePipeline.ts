@@ -14,7 +14,7 @@ import * as Plan from '../core/Plan.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as Load from '../load/load.js'
 import type { Observations } from '../observe/Observations.js'
-import { inlineBytes, observe } from '../observe/observe.js'
+import { observe } from '../observe/observe.js'
 import * as Registry from '../types/registry.js'
 import { compileResolved, readHost, type FactSource, type Providers } from './pipeline.js'
 import * as Sensitive from './sensitive.js'
@@ -89,7 +89,7 @@ export const observeOne = async (input: Input, machine: Machine, facts: FactSour
     const catalog = linked(compiled.right.catalog, input)
     const runner = async () => (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
     const hostInputs = await Load.sources(catalog, readHost)
-    const observed = await observe(catalog, machine, hostInputs, inlineBytes, providers.session, runner, true)
+    const observed = await observe(catalog, machine, hostInputs, providers.session, runner, true)
     if (E.isLeft(observed)) return E.left(observed.left.map(unplaced(path, input.id)))
     return E.right({ catalog, observations: observed.right, resolved: compiled.right.resolved })
   })

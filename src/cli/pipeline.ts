@@ -9,7 +9,7 @@ import type * as Plan from '../core/Plan.js'
 import type { Catalog } from '../compiler/Catalog.js'
 import * as Compile from '../compiler/compile.js'
 import * as Planner from '../compiler/plan.js'
-import { inlineBytes, observe, type ReadHost } from '../observe/observe.js'
+import { observe, type ReadHost } from '../observe/observe.js'
 import * as Errno from '../interpreters/Errno.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as HostFile from '../interpreters/posix/hostFile.js'
@@ -298,13 +298,12 @@ export const planManifest = async (
   const compiled = await compileResolved(manifestPath, machine, facts, providers, warn, true)
   if (E.isLeft(compiled)) return compiled
   const catalog = compiled.right.catalog
-  const inline = inlineBytes
   // The session and the posix runner are made only when an observation asks a provider or runs a guard.
   const runner = async () => (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
   // The source files are loaded once, here; observation asks for them and never reads the host itself.
   const hostInputs = await Load.sources(catalog, readHost)
   // As CCM goes on past a failing resource: one that cannot be observed or planned is a failed resource of the plan.
-  const observed = await observe(catalog, machine, hostInputs, inline, providers.session, runner, true, providers.holo)
+  const observed = await observe(catalog, machine, hostInputs, providers.session, runner, true, providers.holo)
   if (E.isLeft(observed)) return E.left(observed.left.map(hideIn(compiled.right.resolved.filter((r) => r.sensitive).flatMap((r) => Resolve.texts(r.value)))))
   const body = Planner.planAll(catalog, observed.right, { version, root: machine.root }).body
   return Sensitive.seal(body, compiled.right.resolved, providers.secretKey, Sensitive.carriers(catalog.resources))

@@ -4,7 +4,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Catalog } from '../compiler/Catalog.js'
 import * as Diagnostic from '../core/Diagnostic.js'
-import * as BytesM from '../core/Bytes.js'
 import type { Families, Observation } from '../core/Observation.js'
 import * as Fault from '../core/Fault.js'
 import type { Accounts } from '../core/Probe.js'
@@ -15,16 +14,13 @@ import type { ReadHost } from '../interpreters/probes.js'
 import type { Session } from '../interpreters/libral/Session.js'
 import type { Runner } from '../interpreters/Runner.js'
 import * as Registry from '../types/registry.js'
-import type { Bytes, Spec } from '../types/ResourceType.js'
+import type { Spec } from '../types/ResourceType.js'
 import * as Run from './run.js'
 
 // model
 
 export type { Observations }
 export type { ReadHost }
-
-/** Bytes of inline content: hashed from the text, encoded only when the bytes themselves are needed. */
-export const inlineBytes = (text: string): Bytes => BytesM.ofText(text)
 
 /** A maker called at most once. */
 const once = <A>(make: () => Promise<A>): (() => Promise<A>) => {
@@ -42,10 +38,8 @@ export const observeWith = async (
   families: Families,
   accounts: Accounts,
   hosts: ReadonlyMap<string, string>,
-  inline: (text: string) => Bytes,
   tolerant = false,
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Observations>> => {
-  const env = { inline }
   const observed: Spec[] = []
   const programs: Observation<E.Either<unknown, unknown>>[] = []
   // the type of the kind observed last: resources of a kind come in runs
@@ -54,7 +48,7 @@ export const observeWith = async (
     if (spec._tag === 'skipped') continue
     if (type?.kind !== spec._tag) type = Registry.ofKind(spec._tag)
     observed.push(spec)
-    programs.push(type.observe(spec, env))
+    programs.push(type.observe(spec))
   }
   const results = (await Run.runAll(programs, families)) as ReadonlyArray<E.Either<Diagnostic.Diagnostic, unknown>>
   const problems = new Set<Diagnostic.Diagnostic>()
@@ -90,15 +84,13 @@ export const observeWith = async (
 }
 
 /**
- * Observes the whole catalog: the accounts, then every resource's program. `inline` gives inline
- * contents' bytes; `session` runs libral providers and `runner` guard commands, when the catalog
+ * Observes the whole catalog: the accounts, then every resource's program. `session` runs libral providers and `runner` guard commands, when the catalog
  * has resources that need them; `holo` says how holo resources are observed (`--plugin-timeout`).
  */
 export const observe = async (
   catalog: Catalog,
   machine: Machine,
   readHost: ReadHost,
-  inline: (text: string) => Bytes = inlineBytes,
   session?: Session | (() => Promise<Session>),
   runner?: Runner | (() => Promise<Runner>),
   tolerant = false,
@@ -115,5 +107,5 @@ export const observe = async (
     ...(session !== undefined ? { libral: { session: typeof session === 'function' ? session : async () => session } } : {}),
     ...(holo !== undefined ? { holo } : {}),
   })
-  return observeWith(catalog, families, accounts.right, hosts, inline, tolerant)
+  return observeWith(catalog, families, accounts.right, hosts, tolerant)
 }

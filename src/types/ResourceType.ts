@@ -36,12 +36,6 @@ export interface DecodeEnv {
   readonly deferral: Deferral.Deferral
 }
 
-/** What observing a resource may use besides the machine. */
-export interface ObserveEnv {
-  /** The bytes of an inline content (one memo per run: equal texts share them). */
-  readonly inline: (text: string) => Bytes
-}
-
 /** What planning a resource may use besides its observation. */
 export interface PlanEnv {
   /** The resources planned so far, in manifest order. */
@@ -97,7 +91,7 @@ export interface ResourceType<S extends Spec = Spec, O = unknown, P extends Plan
    * What a resource needs to know of the machine to be planned. A failure shared by several
    * resources (a provider that cannot list) is the same diagnostic object for each: reported once.
    */
-  readonly observe: (spec: S, env: ObserveEnv) => Observation<E.Either<Diagnostic.Diagnostic, O>>
+  readonly observe: (spec: S) => Observation<E.Either<Diagnostic.Diagnostic, O>>
   /** Makes one run's planner (a type may keep what earlier resources of the run leave behind). */
   readonly planner: () => (spec: S, observed: O, env: PlanEnv) => E.Either<Diagnostic.Diagnostic, P>
   /** What is decided only at the resource's turn, for a dry run and the renderers (nothing: the steps are all there is). */

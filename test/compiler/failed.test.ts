@@ -12,7 +12,7 @@ import * as Apply from '../../src/executor/apply.js'
 import * as MemoryRunner from '../../src/interpreters/commands/memory.js'
 import * as Memory from '../../src/interpreters/memory/memory.js'
 import * as Snapshot from '../../src/interpreters/Snapshot.js'
-import { inlineBytes, observe } from '../../src/observe/observe.js'
+import { observe } from '../../src/observe/observe.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import * as Render from '../../src/cli/render.js'
 import * as Markdown from '../../src/cli/Markdown.js'
@@ -41,8 +41,8 @@ const runner = () => MemoryRunner.make((line) => (line === '/bin/true' ? { exit:
 const planned = async (text: string, m = machine(), r = runner()) => {
   const c = compile('m.yaml', text, '/')
   if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
-  const tolerant = await observe(c.right, m, hostFiles({}), inlineBytes, undefined, r, true)
-  const strictObs = await observe(c.right, m, hostFiles({}), inlineBytes, undefined, r)
+  const tolerant = await observe(c.right, m, hostFiles({}), undefined, r, true)
+  const strictObs = await observe(c.right, m, hostFiles({}), undefined, r)
   if (E.isLeft(tolerant)) throw new Error(tolerant.left.map(Diagnostic.render).join('\n'))
   const all = Planner.planAll(c.right, tolerant.right, { version: 'test', root: m.root })
   const strict = E.isLeft(strictObs) ? strictObs : Planner.plan(c.right, strictObs.right, { version: 'test', root: m.root })

@@ -36,7 +36,7 @@ const catalog: Catalog = catalogOf([
 const observed = async (): Promise<Observations> => {
   const s = Snapshot.make({ '/srv': Snapshot.directory(), '/srv/a': Snapshot.file('same\n'), '/srv/b': Snapshot.file('old\n'), '/srv/old': Snapshot.file('x') })
   if (E.isLeft(s)) throw new Error(s.left)
-  const o = await observe(catalog, Memory.make(s.right), hostFiles({ '/host/files/c': 'c\n' }), undefined, undefined, undefined, true)
+  const o = await observe(catalog, Memory.make(s.right), hostFiles({ '/host/files/c': 'c\n' }), undefined, undefined, true)
   if (E.isLeft(o)) throw new Error('observe failed')
   return o.right
 }

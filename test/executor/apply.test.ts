@@ -12,7 +12,7 @@ import * as Journal from '../../src/executor/Journal.js'
 import * as MemoryRunner from '../../src/interpreters/commands/memory.js'
 import * as Memory from '../../src/interpreters/memory/memory.js'
 import * as Snapshot from '../../src/interpreters/Snapshot.js'
-import { inlineBytes, observe } from '../../src/observe/observe.js'
+import { observe } from '../../src/observe/observe.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import { hostFiles } from '../support/run.js'
 
@@ -41,7 +41,7 @@ const runner = () => {
 const planOf = async (m: Memory.MemoryMachine, manifest: string, r = runner()): Promise<Plan.Plan> => {
   const c = compile('m.yaml', manifest, '/')
   if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
-  const o = await observe(c.right, m, hostFiles({}), inlineBytes, undefined, r)
+  const o = await observe(c.right, m, hostFiles({}), undefined, r)
   if (E.isLeft(o)) throw new Error(o.left.map(Diagnostic.render).join('\n'))
   const b = Planner.plan(c.right, o.right, { version: 'test', root: m.root })
   if (E.isLeft(b)) throw new Error(b.left.map(Diagnostic.render).join('\n'))

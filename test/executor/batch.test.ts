@@ -14,7 +14,7 @@ import * as Recover from '../../src/executor/recover.js'
 import type { Machine } from '../../src/interpreters/Machine.js'
 import * as Memory from '../../src/interpreters/memory/memory.js'
 import * as Snapshot from '../../src/interpreters/Snapshot.js'
-import { inlineBytes, observe } from '../../src/observe/observe.js'
+import { observe } from '../../src/observe/observe.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import { hostFiles } from '../support/run.js'
 
@@ -36,7 +36,7 @@ const machine = (options: Memory.Options = {}) => {
 const planOf = async (m: Machine, ps: ReadonlyArray<string> = paths): Promise<Plan.Plan> => {
   const c = compile('m.yaml', manifest(ps), '/')
   if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
-  const o = await observe(c.right, m, hostFiles({}), inlineBytes)
+  const o = await observe(c.right, m, hostFiles({}))
   if (E.isLeft(o)) throw new Error(o.left.map(Diagnostic.render).join('\n'))
   const b = Planner.plan(c.right, o.right, { version: 'test', root: m.root })
   if (E.isLeft(b)) throw new Error(b.left.map(Diagnostic.render).join('\n'))

@@ -16,7 +16,7 @@ import * as Recover from '../../src/executor/recover.js'
 import * as MemoryRunner from '../../src/interpreters/commands/memory.js'
 import * as Memory from '../../src/interpreters/memory/memory.js'
 import * as Snapshot from '../../src/interpreters/Snapshot.js'
-import { inlineBytes, observe } from '../../src/observe/observe.js'
+import { observe } from '../../src/observe/observe.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import { hostFiles } from '../support/run.js'
 
@@ -39,7 +39,7 @@ const runner = () => MemoryRunner.make((line) => (line === '/bin/true' ? { exit:
 const planOf = async (m: Memory.MemoryMachine, text: string): Promise<Plan.Plan> => {
   const c = compile('m.yaml', text, '/')
   if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
-  const o = await observe(c.right, m, hostFiles({}), inlineBytes, undefined, runner())
+  const o = await observe(c.right, m, hostFiles({}), undefined, runner())
   if (E.isLeft(o)) throw new Error(o.left.map(Diagnostic.render).join('\n'))
   const b = Planner.plan(c.right, o.right, { version: 'test', root: m.root })
   if (E.isLeft(b)) throw new Error(b.left.map(Diagnostic.render).join('\n'))

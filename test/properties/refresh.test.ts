@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest'
 import { compile } from '../../src/compiler/compile.js'
 import * as Planner from '../../src/compiler/plan.js'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
-import { inlineBytes, observe } from '../../src/observe/observe.js'
+import { observe } from '../../src/observe/observe.js'
 import type { Report } from '../../src/executor/Report.js'
 import * as MemoryRunner from '../../src/interpreters/commands/memory.js'
 import * as Memory from '../../src/interpreters/memory/memory.js'
@@ -73,7 +73,7 @@ const run = async (items: ReadonlyArray<Item>, failOnError: boolean): Promise<{ 
   const runner = MemoryRunner.make((line) => ({ exit: line.startsWith('/bin/false') ? 1 : 0 }))
   const catalog = compile('m.yaml', manifestOf(items, failOnError), '/srv')
   if (E.isLeft(catalog)) throw new Error(catalog.left.map(Diagnostic.render).join('\n'))
-  const obs = await observe(catalog.right, machine, hostFiles({}), inlineBytes, undefined, runner)
+  const obs = await observe(catalog.right, machine, hostFiles({}), undefined, runner)
   if (E.isLeft(obs)) throw new Error(obs.left.map(Diagnostic.render).join('\n'))
   const body = Planner.plan(catalog.right, obs.right, { version: 'test', root: machine.root })
   if (E.isLeft(body)) throw new Error(body.left.map(Diagnostic.render).join('\n'))

@@ -14,7 +14,7 @@ import * as Runner from '../../src/interpreters/memory/runner.js'
 import * as Snapshot from '../../src/interpreters/Snapshot.js'
 import * as Packages from '../../src/interpreters/packages/memory.js'
 import * as Services from '../../src/interpreters/services/memory.js'
-import { inlineBytes, observeWith } from '../../src/observe/observe.js'
+import { observeWith } from '../../src/observe/observe.js'
 import * as PlanFile from '../../src/planfile/PlanFile.js'
 import type { ExecSpec } from '../../src/types/exec/Spec.js'
 import type { FileSpec } from '../../src/types/file/Spec.js'
@@ -201,7 +201,7 @@ export const planE = async (catalog: Catalog, machine: Machine, ms: Managers): P
   if (E.isLeft(accounts)) throw new Error('the memory machine has no user database')
   const hosts = new Map<string, string>()
   const families = Families.requests({ machine, readHost: hostFiles({}), seen: (p, sha) => hosts.set(p, sha), services: () => ms.services, packages: () => ms.packages, runner: async () => runnerOn(ms, machine) })
-  const obs = await observeWith(catalog, families, accounts.right, hosts, inlineBytes)
+  const obs = await observeWith(catalog, families, accounts.right, hosts)
   if (E.isLeft(obs)) return obs
   return E.map(PlanFile.seal)(Planner.plan(catalog, obs.right, { version: 'test', root: machine.root }))
 }

@@ -1,6 +1,7 @@
 // file: the file resource type (CCM's `file`): a regular file with its content, owner, group and
 // mode, a directory, or an absent path. Everything the pipeline knows of it is in this value.
 import * as E from 'fp-ts/lib/Either.js'
+import * as Bytes from '../../core/Bytes.js'
 import * as DeferredM from '../../core/Deferred.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
 import * as Fault from '../../core/Fault.js'
@@ -47,9 +48,10 @@ const noOptions = {}
  * reads. Written with one continuation per question rather than with `map`, `chain` and `all`: it
  * runs once per resource, and most resources ask one question.
  */
-const observe = (spec: Spec.FileSpec, env: { readonly inline: (text: string) => FilePlan.Bytes }): Observation<E.Either<Diagnostic.Diagnostic, Planner.Observed>> => {
+const observe = (spec: Spec.FileSpec): Observation<E.Either<Diagnostic.Diagnostic, Planner.Observed>> => {
   const c = spec.content
-  if (c._tag === 'Inline') return observePath(spec, env.inline(c.text))
+  // an inline content is hashed from its text, and encoded only if its bytes are needed (a write)
+  if (c._tag === 'Inline') return observePath(spec, Bytes.ofText(c.text))
   if (c._tag !== 'Source') return observePath(spec, undefined)
   return Obs.chain((r: E.Either<Fault.Fault, Obs.HostFile>): Observation<E.Either<Diagnostic.Diagnostic, Planner.Observed>> =>
     E.isLeft(r) ? Obs.done(E.left(Diagnostic.make('Io', `cannot read source "${c.written}" (${c.path}): ${r.left.description}`, { at: spec.at, resource: spec.id }))) : observePath(spec, r.right),

@@ -16,7 +16,7 @@ import * as Memory from '../../../src/interpreters/memory/memory.js'
 import * as Packages from '../../../src/interpreters/packages/memory.js'
 import * as PackageSteps from '../../../src/interpreters/packages/steps.js'
 import * as Snapshot from '../../../src/interpreters/Snapshot.js'
-import { inlineBytes, observeWith } from '../../../src/observe/observe.js'
+import { observeWith } from '../../../src/observe/observe.js'
 import { run } from '../../../src/observe/run.js'
 import * as PlanFile from '../../../src/planfile/PlanFile.js'
 import { pkg } from '../../../src/types/package/index.js'
@@ -60,7 +60,7 @@ const planWith = async (packages: Packages.MemoryManager, text = manifest) => {
   const accounts = await m.accounts()()
   if (E.isLeft(accounts)) throw new Error('accounts')
   const families = Families.requests({ machine: m, readHost: hostFiles({}), packages: () => packages })
-  const obs = await observeWith(catalog.right, families, accounts.right, new Map(), inlineBytes)
+  const obs = await observeWith(catalog.right, families, accounts.right, new Map())
   return { families, plan: E.chain((o: Parameters<typeof Planner.plan>[1]) => E.map(PlanFile.seal)(Planner.plan(catalog.right, o, { version: 'test', root: '/' })))(obs) }
 }
 

@@ -14,7 +14,7 @@ import * as Families from '../../../src/interpreters/families.js'
 import * as Memory from '../../../src/interpreters/memory/memory.js'
 import * as Snapshot from '../../../src/interpreters/Snapshot.js'
 import * as Services from '../../../src/interpreters/services/memory.js'
-import { inlineBytes, observeWith } from '../../../src/observe/observe.js'
+import { observeWith } from '../../../src/observe/observe.js'
 import * as PlanFile from '../../../src/planfile/PlanFile.js'
 import * as Registry from '../../../src/types/registry.js'
 import { hostFiles } from '../../support/run.js'
@@ -47,7 +47,7 @@ const planWith = async (services: Services.MemoryManager) => {
   const accounts = await machine.accounts()()
   if (E.isLeft(accounts)) throw new Error('accounts')
   const families = Families.requests({ machine, readHost: hostFiles({}), services: () => services })
-  const obs = await observeWith(catalog.right, families, accounts.right, new Map(), inlineBytes)
+  const obs = await observeWith(catalog.right, families, accounts.right, new Map())
   return E.chain((o: Parameters<typeof Planner.plan>[1]) => E.map(PlanFile.seal)(Planner.plan(catalog.right, o, { version: 'test', root: '/' })))(obs)
 }
 
