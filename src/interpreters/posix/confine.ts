@@ -12,11 +12,12 @@
 // component is never followed. No resolution outlives the operation that made it (the handles are
 // closed when it settles) unless a batch of observations or a hold (one apply batch) keeps parent
 // handles for their duration. With root "/" there is nothing to escape, and host paths are used.
-import { closeSync, constants, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs'
+import { constants, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import * as Fault from '../../core/Fault.js'
 import * as Errno from '../Errno.js'
 import * as PosixPath from '../../core/PosixPath.js'
+import { closeAll, keeper, type Handle, type Keeper } from './handles.js'
 
 // model
 
@@ -75,16 +76,6 @@ export interface Batch {
   readonly inDirectory: <A>(op: string, subject: string, dir: string, body: (host: string) => A) => A
   readonly close: () => void
 }
-
-/**
- * Parent directory handles a batch or a hold keeps at most (the oldest unused one is closed first):
- * far below any descriptor limit (Node raises its soft limit to the hard one, at least 1,024). It is
- * the number of directories a run can cycle through at no cost: the files of a plan in plan order
- * often take their directories in turn (d1/a, d2/a, …, d1/b, …), and with fewer handles than
- * directories every lookup of such a cycle walks again (64 handles cost 8,118 walks for the 10,000
- * files of the bench, which cycle through 100 directories).
- */
-const batchHandles = 256
 
 /** Symlinks followed in one walk before it is refused, as the kernel's limit. */
 const maxLinks = 40
@@ -158,29 +149,6 @@ const unconfined: Confinement = Object.freeze({
   hold: () => () => undefined,
 })
 
-interface Handle {
-  readonly fd: number
-  /** The machine path of the directory this handle is open on. */
-  readonly path: string
-}
-
-/** A parent directory handle kept by a batch or a hold, and how many operations are using it. */
-interface Held {
-  readonly dir: string
-  readonly h: Handle
-  users: number
-}
-
-const closeAll = (hs: ReadonlyArray<Handle>): void => {
-  for (const h of hs) {
-    try {
-      closeSync(h.fd)
-    } catch {
-      // already closed: nothing to release
-    }
-  }
-}
-
 const confined = (hostRoot: string): Confinement => {
   const escape = (op: string, subject: string, why: string): Fault.Fault => Fault.make('Escape', 'posix', op, subject, `${why}, outside the root ${hostRoot}`)
 
@@ -245,12 +213,6 @@ const confined = (hostRoot: string): Confinement => {
     return top
   }
 
-  /**
-   * Parent directory handles kept for a while (a batch, a hold) and shared by the operations in it:
-   * each directory is walked once; a walk that failed is not kept (it is asked again). At most
-   * `batchHandles` are kept: past that the oldest one no operation is using is closed. `end` closes
-   * every handle, each one in use as soon as its last user is done.
-   */
   /** The root as the kernel names it (any symlink in `hostRoot` resolved), read once from a handle of it. */
   let kernelRoot: string | undefined
   const rootName = (): string => {
@@ -282,59 +244,8 @@ const confined = (hostRoot: string): Confinement => {
     return !now.endsWith(' (deleted)') && (now === root || now.startsWith(root + '/'))
   }
 
-  /**
-   * Parent directory handles kept for a while (a batch, a hold) and shared by the operations in it:
-   * each directory is walked once, and walked again only if it is no longer below the root; a walk
-   * that failed is not kept (it is asked again). At most `batchHandles` are kept: past that the
-   * oldest one no operation is using is closed. A handle no longer kept (moved out, let go, or the
-   * holder ended) is closed when its last user is done; once `end` has run nothing more is kept.
-   */
-  const holder = () => {
-    const held = new Map<string, Held>()
-    let ended = false
-    const take = (op: string, subject: string, dir: string): Held => {
-      let e = held.get(dir)
-      if (e !== undefined && !stillInside(e.h)) {
-        held.delete(dir)
-        if (e.users === 0) closeAll([e.h])
-        e = undefined
-      }
-      if (e === undefined) {
-        e = { dir, h: openDirectory(op, subject, dir), users: 0 }
-        if (!ended) {
-          if (held.size >= batchHandles) {
-            for (const old of held.values()) {
-              if (old.users > 0) continue
-              held.delete(old.dir)
-              closeAll([old.h])
-              break
-            }
-          }
-          held.set(dir, e)
-        }
-      }
-      e.users += 1
-      return e
-    }
-    const put = (e: Held): void => {
-      e.users -= 1
-      if (e.users > 0) return
-      const kept = held.get(e.dir) === e
-      // more were in use at once than are kept: the one done is let go
-      if (kept && held.size <= batchHandles) return
-      if (kept) held.delete(e.dir)
-      closeAll([e.h])
-    }
-    const end = (): void => {
-      ended = true
-      for (const e of held.values()) if (e.users === 0) closeAll([e.h])
-      held.clear()
-    }
-    return { take, put, end }
-  }
-
   /** The handles of the current hold, and how many holds are open. */
-  let holding: ReturnType<typeof holder> | undefined
+  let holding: Keeper | undefined
   let holds = 0
 
   /** The place of a path, and how to release the handle that holds it. */
@@ -374,7 +285,7 @@ const confined = (hostRoot: string): Confinement => {
     batch: (): Batch => {
       // within a hold, a batch shares the hold's handles (closed when the hold ends)
       const shared = holding
-      const h = shared ?? holder()
+      const h = shared ?? keeper(openDirectory, stillInside)
       /** Runs `body` with the /proc path of directory `dir`'s handle, walked to for `subject` unless held already. */
       const within = <A>(op: string, subject: string, dir: string, body: (host: string) => A): A => {
         const e = h.take(op, subject, dir)
@@ -402,7 +313,7 @@ const confined = (hostRoot: string): Confinement => {
     },
     hold: (): (() => void) => {
       holds += 1
-      holding ??= holder()
+      holding ??= keeper(openDirectory, stillInside)
       let released = false
       return () => {
         if (released) return
