@@ -333,7 +333,8 @@ FactsCommand.register(program)
 /**
  * The commands whose modules are loaded only when asked for, by name (top-level names of each
  * module, in the order the help lists them): `plait plan` and `apply` do not pay at start-up for
- * the modules of the others (some 6 ms of a 70 ms start).
+ * the modules of the others (some 2.5 ms of a 60 ms start; the libral commands' process runtime
+ * and fast-check besides).
  */
 const onDemand: ReadonlyArray<{ readonly names: ReadonlyArray<string>; readonly load: () => Promise<{ readonly register: (program: Command) => void }> }> = [
   { names: ['check'], load: () => import('./check.js') },
@@ -344,6 +345,8 @@ const onDemand: ReadonlyArray<{ readonly names: ReadonlyArray<string>; readonly 
   { names: ['secret'], load: () => import('./secret.js') },
   { names: ['history', 'rollback'], load: () => import('./history.js') },
   { names: ['diff'], load: () => import('./diff.js') },
+  { names: ['ral'], load: () => import('./ral.js') },
+  { names: ['provider'], load: () => import('./provider.js') },
 ]
 
 /**
@@ -362,24 +365,17 @@ const registerOnDemand = async (sub: string | undefined): Promise<void> => {
 const main = async (): Promise<number> => {
   const sub = process.argv[2]
   await registerOnDemand(sub)
-  // The libral commands load the process runtime and fast-check; `plait plan` and `apply` should not pay for that
-  // at start-up, so they are registered only when they (or the help listing) are asked for.
-  const RalCli = sub === 'ral' || sub === 'provider' || sub === 'help' || sub === '--help' || sub === '-h' || sub === undefined ? await import('./ral.js') : undefined
-  if (RalCli !== undefined) {
-    RalCli.register(program)
-    ;(await import('./provider.js')).register(program)
-  }
   try {
     await program.parseAsync(process.argv)
     return 0
   } catch (e) {
     if (e instanceof Exit) return e.code
-    // `plait ral` keeps ralsh's exit codes (1 not found, 2 error); other commander exits are usage errors.
     if (e instanceof CommanderError) {
-      // A command that owns its exit status (check's nagios status, holo's, diff's 0/1/2) throws a
-      // CommanderError whose code starts with `plait.`: that status passes through.
+      // A command that owns its exit status (check's nagios status, holo's, diff's 0/1/2, ral's
+      // ralsh codes: 1 not found, 2 error) throws a CommanderError whose code starts with `plait.`:
+      // that status passes through. Other commander exits are usage errors.
       if (e.code.startsWith('plait.')) return e.exitCode
-      return RalCli !== undefined && e.code === RalCli.exitCode ? e.exitCode : e.exitCode === 0 ? 0 : EXIT_ERROR
+      return e.exitCode === 0 ? 0 : EXIT_ERROR
     }
     err(`error: internal error: ${(e as Error).message}\n  please report this with the command you ran\n`)
     if (process.env['PLAIT_DEBUG'] !== undefined) err(`${(e as Error).stack ?? ''}\n`)
