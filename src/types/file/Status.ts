@@ -1,6 +1,7 @@
 // Status: the observed state of a file resource, parsed from a probe, with its summary and digest.
 import * as Digest from '../../core/Digest.js'
 import * as Mode from '../../core/Mode.js'
+import type * as Plan from '../../core/Plan.js'
 import type { Accounts, Probe } from '../../core/Probe.js'
 
 // model
@@ -88,6 +89,42 @@ export const summary = (s: FileStatus, accounts: Accounts): string => {
     case 'Other':
       return `special file ${Mode.format(s.mode)} ${who(accounts, s.uid, s.gid)}`
   }
+}
+
+/** Where a lazily observed record keeps what its summary and digest are worked out from, and them once worked out. */
+const source = Symbol('observed')
+
+interface Source {
+  readonly status: FileStatus
+  readonly accounts: Accounts
+  summary?: string
+  digest?: string
+}
+
+function summaryOf(this: { readonly [source]: Source }): string {
+  const s = this[source]
+  return (s.summary ??= summary(s.status, s.accounts))
+}
+
+function digestOf(this: { readonly [source]: Source }): string {
+  const s = this[source]
+  return (s.digest ??= digest(s.status))
+}
+
+/** The same two accessors for every record, so that all records share one shape (and V8 one map). */
+const accessors: PropertyDescriptorMap = { summary: { get: summaryOf, enumerable: true }, digest: { get: digestOf, enumerable: true } }
+
+/**
+ * What a resource's plan records of its status (`observed`): its summary and digest, each worked
+ * out when first read and then kept. Showing a plan to a person reads neither of an unchanged
+ * resource, and the digest (a sha256 each) is most of what planning an unchanged file costs;
+ * saving the plan, or applying it, reads both. Every read gives what `summary` and `digest` give,
+ * and a copy (`{ ...r }`, JSON) has them as plain strings.
+ */
+export const observed = (status: FileStatus, accounts: Accounts): Plan.Observed => {
+  // the source is not enumerable: no copy, comparison or serialization of the record sees it
+  const record = Object.defineProperty({}, source, { value: { status, accounts } })
+  return Object.defineProperties(record, accessors) as unknown as Plan.Observed
 }
 
 const who = (accounts: Accounts, uid: number, gid: number): string => `${nameOf(accounts.userNames, uid)}:${nameOf(accounts.groupNames, gid)}`

@@ -102,7 +102,7 @@ export const planResource = (
     at: Position.render(spec.at),
     action: p.right.action,
     desired: p.right.desired,
-    observed: { summary: Status.summary(status, accounts), digest: Status.digest(status) },
+    observed: Status.observed(status, accounts),
     // the array plan has just made: no one else holds it
     steps: p.right.steps as FileStep[],
   })

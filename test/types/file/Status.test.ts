@@ -43,3 +43,41 @@ describe('Status.digest', () => {
     expect(Status.digest(extra)).toBe(Digest.ofValue(extra))
   })
 })
+
+describe('Status.observed', () => {
+  const status = fc.oneof(
+    file,
+    fc.constant({ _tag: 'Absent' as const }),
+    fc.record({ _tag: fc.constant('Directory' as const), uid: id, gid: id, mode: fc.nat({ max: 0o7777 }), empty: fc.boolean() }),
+    fc.record({ _tag: fc.constant('Symlink' as const), uid: id, gid: id, target: fc.string() }),
+  )
+  const accounts = { users: new Map([['root', 0]]), groups: new Map([['wheel', 0]]), userNames: new Map([[0, 'root']]), groupNames: new Map([[0, 'wheel']]) }
+
+  fcTest.prop([status])('reads, copies and serializes as the plain record of summary and digest', (s: Status.FileStatus) => {
+    const plain = { summary: Status.summary(s, accounts), digest: Status.digest(s) }
+    const lazy = Status.observed(s, accounts)
+    // a copy and JSON made before any field was read
+    expect(JSON.stringify(lazy)).toBe(JSON.stringify(plain))
+    const copy = { ...Status.observed(s, accounts) }
+    expect(Object.getOwnPropertyDescriptor(copy, 'digest')).toEqual({ value: plain.digest, writable: true, enumerable: true, configurable: true })
+    expect(lazy).toStrictEqual(plain)
+    expect(Object.keys(lazy)).toEqual(['summary', 'digest'])
+    expect(Reflect.ownKeys(copy)).toEqual(['summary', 'digest'])
+    // read again: the same strings
+    expect(lazy.digest).toBe(plain.digest)
+    expect(lazy.summary).toBe(plain.summary)
+  })
+
+  it('works out each field once, when first read', () => {
+    let reads = 0
+    const s = { _tag: 'File' as const, uid: 0, gid: 0, mode: 0o644, size: 3, sha256: 'ab' }
+    const counted = new Proxy(s, { get: (t, k, r) => (k === 'sha256' && reads++, Reflect.get(t, k, r)) })
+    const lazy = Status.observed(counted, accounts)
+    expect(reads).toBe(0)
+    void lazy.digest
+    const afterDigest = reads
+    expect(afterDigest).toBeGreaterThan(0)
+    void lazy.digest
+    expect(reads).toBe(afterDigest)
+  })
+})
