@@ -8,6 +8,7 @@ import type { Node } from './Ast.js'
 import * as Builtins from './Builtins.js'
 import * as Ccm from './Ccm.js'
 import * as Check from './Check.js'
+import * as Checked from './Checked.js'
 import * as ExprError from './ExprError.js'
 import * as Operators from './Operators.js'
 import * as Predicates from './Predicates.js'
@@ -19,12 +20,6 @@ import * as Value from './Value.js'
 import type { Env, Extra, Read, Reads, Root } from './Env.js'
 
 export type { Env, Extra, Read, Reads, Root }
-
-/** The names of an environment's extras, for the type check. */
-export const extraNames = (environment: Env): Check.Extra => ({
-  variables: new Set(environment.extra?.variables?.keys() ?? []),
-  functions: new Set(environment.extra?.functions?.keys() ?? []),
-})
 
 export interface Outcome {
   readonly value: Value.Value
@@ -124,7 +119,7 @@ class State implements Ccm.Recorder {
 
 /** Type-checks and evaluates a tree. */
 export const evaluate = (node: Node, environment: Env): E.Either<ExprError.ExprError, Outcome> => {
-  const checked = Check.check(node, environment.mode, extraNames(environment))
+  const checked = Checked.check(node, environment)
   if (E.isLeft(checked)) return checked
   const state = new State(environment)
   return run(() => {
@@ -157,7 +152,7 @@ const run = <A>(f: () => A): E.Either<ExprError.ExprError, A> => {
 const render = (template: TemplateSyntax.Template, state: State): { value: Value.Value; matched: boolean } => {
   const one = TemplateSyntax.single(template)
   const hole = (h: TemplateSyntax.Hole): Value.Value => {
-    const checked = Check.check(h.node, state.env.mode, extraNames(state.env))
+    const checked = Checked.check(h.node, state.env)
     if (E.isLeft(checked)) throw new Stop(ExprError.shift(checked.left, h.offset))
     try {
       return state.use(evaluateNode(h.node, state))
