@@ -112,8 +112,9 @@ class State implements Ccm.Recorder {
   }
 
   result(): Reads {
-    const values = [...this.reads.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)
-    return { values, files: [...this.files].sort(), clock: this.clock }
+    // most evaluations read one value and no file: no arrays to sort then
+    const values = this.reads.size <= 1 ? [...this.reads.values()] : [...this.reads.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)
+    return { values, files: this.files.size === 0 ? [] : [...this.files].sort(), clock: this.clock }
   }
 }
 
