@@ -32,29 +32,43 @@ const esModules = {
 }
 
 /**
- * Node's own modules that most runs never use, loaded on first use: every command registers at
+ * Modules that most runs never use, loaded on first use. Node's own: every command registers at
  * start, so a bundle that required them at its top would load child_process (and net, dgram and
  * streams with it), crypto, worker_threads, readline and the like before `plait --version` prints
- * a line, some 5 ms of a 30 ms Node start. Each import of one is served by a module whose
- * properties are getters that require the real module when first read (esbuild's __toESM copies
- * them as getters), so code written against the real module runs unchanged. The property names
- * are those of this Node's module, read here: a name another Node lacks reads undefined, as it
- * would from the module itself.
+ * a line, some 5 ms of a 30 ms Node start. And the yaml library, which reads a manifest only where
+ * plait's own reader of the block subset gives up (src/manifest/Yaml.ts), and a few files of other
+ * commands: it is some 50 CommonJS modules, set up at every start before.
+ *
+ * Each import of one is served by a shim whose prototype has a getter per property of the real
+ * module, which requires it when first read (a bundled dependency is then set up, a built-in
+ * loaded), so code written against the real module runs unchanged. The shim itself has no
+ * properties of its own: esbuild's __toESM makes an import's namespace object with the imported
+ * module's prototype and copies its own properties, so a namespace import (`import * as os`) of a
+ * shim costs one object, where copying the properties as getters, two dozen imports at every
+ * start, took some 3 ms (tests/cli/bin.test.ts checks what each command loads). The names are
+ * those of the module as installed here, read at build time: a name another Node lacks reads
+ * undefined, as it would from the module itself.
  */
 const lazyBuiltins = ['child_process', 'crypto', 'dgram', 'http', 'https', 'net', 'os', 'fs/promises', 'readline', 'worker_threads', 'zlib']
+const lazyDependencies = ['yaml']
 const requireHere = createRequire(import.meta.url)
+const shim = (real, names) => {
+  const getters = names.map((n) => `${n}:{get(){return load().${n}},enumerable:true}`).join(',')
+  return `let m;const load=()=>m??=require(${JSON.stringify(real)});module.exports=Object.create(Object.defineProperties({},{${getters}}))`
+}
+const identifiers = (mod) => Object.getOwnPropertyNames(mod).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n))
 const lazy = {
-  name: 'lazy-builtins',
+  name: 'lazy-modules',
   setup(b) {
-    const filter = new RegExp(`^(node:)?(${lazyBuiltins.map((m) => m.replace('/', '\\/')).join('|')})$`)
-    b.onResolve({ filter }, (args) =>
+    const builtins = new RegExp(`^(node:)?(${lazyBuiltins.map((m) => m.replace('/', '\\/')).join('|')})$`)
+    b.onResolve({ filter: builtins }, (args) =>
       // the shim's own require of the module is the real one
       args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' })
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => {
-      const names = Object.getOwnPropertyNames(requireHere(`node:${args.path}`)).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n))
-      const props = names.map((n) => `${n}:{get:()=>load().${n},enumerable:true}`).join(',')
-      return { contents: `let m;const load=()=>m??=require(${JSON.stringify(`node:${args.path}`)});Object.defineProperties(module.exports,{${props}})`, loader: 'js' }
-    })
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ contents: shim(`node:${args.path}`, identifiers(requireHere(`node:${args.path}`))), loader: 'js' }))
+    const dependencies = new RegExp(`^(${lazyDependencies.join('|')})$`)
+    // the shim's own require of the dependency is resolved as usual, and bundled (undefined: esbuild's own resolution)
+    b.onResolve({ filter: dependencies }, (args) => (args.namespace === 'lazy-dependency' ? undefined : { path: args.path, namespace: 'lazy-dependency' }))
+    b.onLoad({ filter: /.*/, namespace: 'lazy-dependency' }, (args) => ({ contents: shim(args.path, identifiers(requireHere(args.path))), loader: 'js', resolveDir: repo }))
   },
 }
 

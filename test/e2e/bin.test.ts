@@ -67,4 +67,22 @@ describe('the shipped command', () => {
       fs.rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it('reads, through the yaml library it sets up on first use, a manifest its own reader gives up on', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
+    try {
+      // an anchor and an alias: outside the block subset, so the library reads the whole text
+      fs.writeFileSync(path.join(dir, 'anchor.yaml'), 'ccm:\n  resources:\n    - file:\n        - /a: &gone {ensure: absent}\n        - /b: *gone\n')
+      const ok = await plait(['plan', path.join(dir, 'anchor.yaml'), '--root', dir])
+      expect(ok.code, show(ok)).toBe(0)
+      expect(ok.stdout).toContain('Plan: 0 to create, 0 to change, 0 to delete, 2 unchanged.')
+      // and its errors, with their positions
+      fs.writeFileSync(path.join(dir, 'bad.yaml'), 'ccm:\n  resources:\n    - file:\n        - /a: {ensure: absent\n')
+      const bad = await plait(['plan', path.join(dir, 'bad.yaml'), '--root', dir])
+      expect(bad.code, show(bad)).toBe(1)
+      expect(bad.stderr).toMatch(/bad\.yaml:\d+:\d+: Flow map/)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })
