@@ -4,8 +4,12 @@
 // directory lstat, and nothing else. The bench spawns it exactly like plait, so Node's start-up is
 // in both numbers.
 //
-//   node bench/floor.mjs --root DIR --list FILE [--manifest FILE] [--mode sync|seq|pool] [--pool 32]
+//   node bench/floor.mjs --root DIR --list FILE [--manifest FILE [--parse]] [--mode sync|seq|pool] [--pool 32]
 //
+// --parse also parses the manifest with plait's own reader of the block subset (dist/manifest/
+// YamlBlock.js, tsc's output: `npm run build` first), the least a tool that reads the manifest must
+// add to the floor; its time in the process (`parseMs`) goes in the output. Not part of the floor
+// the goal is measured against: it shows how much of the way to that goal parsing alone takes.
 // FILE has one line per resource: "f /machine/path" or "d /machine/path". Modes:
 //   sync  lstatSync + readFileSync, one after another
 //   seq   fs/promises lstat + readFile, awaited one after another
@@ -22,6 +26,7 @@ const { values } = parseArgs({
     list: { type: 'string' },
     manifest: { type: 'string' },
     mode: { type: 'string', default: 'pool' },
+    parse: { type: 'boolean', default: false },
     pool: { type: 'string', default: '32' },
   },
 })
@@ -31,7 +36,20 @@ if (values.root === undefined || values.list === undefined) {
 }
 const root = values.root.replace(/\/+$/, '')
 // the manifest's bytes, read as plait reads them before anything else (their count goes in the output)
-const manifestBytes = values.manifest === undefined ? 0 : readFileSync(values.manifest).length
+const manifest = values.manifest === undefined ? Buffer.alloc(0) : readFileSync(values.manifest)
+const manifestBytes = manifest.length
+let parseMs
+if (values.parse) {
+  const { block } = await import(new URL('../dist/manifest/YamlBlock.js', import.meta.url).href)
+  const text = manifest.toString('utf8')
+  const t0 = performance.now()
+  const tree = block(values.manifest, text)
+  parseMs = performance.now() - t0
+  if (tree === undefined) {
+    process.stderr.write(`floor: ${values.manifest} is outside the block subset plait's own reader reads\n`)
+    process.exit(65)
+  }
+}
 const items = readFileSync(values.list, 'utf8')
   .split('\n')
   .filter((l) => l.length > 2)
@@ -87,4 +105,4 @@ switch (values.mode) {
 const digest = createHash('sha256')
 for (const h of hashes) digest.update(h)
 const dirs = items.filter((x) => x.dir).length
-process.stdout.write(JSON.stringify({ mode: values.mode, manifestBytes, files: items.length - dirs, dirs, bytes, digest: digest.digest('hex') }) + '\n')
+process.stdout.write(JSON.stringify({ mode: values.mode, manifestBytes, files: items.length - dirs, dirs, bytes, digest: digest.digest('hex'), ...(parseMs !== undefined ? { parseMs } : {}) }) + '\n')

@@ -200,6 +200,7 @@ async function benchSize(n) {
     floorSync: new Series('floor: sync'),
     floorSeq: new Series('floor: async sequential'),
     floorPool: new Series('floor: async pool of 32'),
+    floorParse: new Series('floor: sync + manifest parsed'),
     writeSync: new Series('write floor: sync'),
     writeSeq: new Series('write floor: async sequential'),
     writePool: new Series('write floor: async pool of 32'),
@@ -250,6 +251,7 @@ async function benchSize(n) {
   // any drift of the machine touches them all alike. One untimed warm-up round first.
   progress('plan unchanged vs floor')
   const floorArgs = (mode) => [floorScript, '--root', applied, '--list', list, '--manifest', manifest, '--mode', mode]
+  const parseTimes = [] // the parse alone, in the floor's process (bench/floor.mjs --parse)
   const round_ = async (record) => {
     const add = (series, r) => (record ? series.add(r) : r)
     const floors = []
@@ -264,6 +266,9 @@ async function benchSize(n) {
     floors.push(add(s.floorSync, await timed(process.execPath, floorArgs('sync'))))
     floors.push(add(s.floorSeq, await timed(process.execPath, floorArgs('seq'))))
     floors.push(add(s.floorPool, await timed(process.execPath, floorArgs('pool'))))
+    const parsed = add(s.floorParse, await timed(process.execPath, [...floorArgs('sync'), '--parse']))
+    if (record) parseTimes.push(JSON.parse(parsed.stdout).parseMs)
+    floors.push(parsed)
     if (extraCerts) {
       const env = cleanEnv
       add(s.nodeClean, await timed(process.execPath, ['-e', '0'], { env }))
@@ -308,6 +313,7 @@ async function benchSize(n) {
       overBestAsyncFloor: round2(head / asyncFloor.median),
     },
     goal: { ratio: 2, met: ratio <= 2 },
+    parsed: { median: round(s.floorParse.median), parseMs: round(median(parseTimes)), planOver: round2(head / s.floorParse.median) },
     apply: {
       writeFloor: { mode: writeFloor.label, median: round(writeFloor.median) },
       applyOverWriteFloor: round2(applyOverWrite),
@@ -463,6 +469,7 @@ async function main() {
         s.floorSync,
         s.floorSeq,
         s.floorPool,
+        s.floorParse,
         s.writeSync,
         s.writeSeq,
         s.writePool,
@@ -488,6 +495,8 @@ async function main() {
       out.push(`  plan unchanged, ${`${st} style / floor:`.padEnd(24)}   ${x.overFloor.toFixed(2)}x  (cpu ${x.cpu === null ? '?' : x.cpu.toFixed(2)}x; goal ≤ 2x: ${x.met ? 'met' : 'NOT met'})`)
     }
     out.push(`  plan unchanged / best async floor:         ${r.ratio.overBestAsyncFloor.toFixed(2)}x`)
+    out.push(`  the floor with the manifest parsed by plait's own reader (the parse alone ${fmt(r.parsed.parseMs)} ms): ${fmt(r.parsed.median)} ms, ${(r.parsed.median / r.floor.median).toFixed(2)}x the floor;`)
+    out.push(`    plan unchanged / it:                     ${r.parsed.planOver.toFixed(2)}x  (not the goal's floor, which reads the manifest unparsed: what parsing alone takes of the 2x)`)
     out.push(`  write floor = ${r.apply.writeFloor.mode} (${fmt(r.apply.writeFloor.median)} ms)`)
     out.push(`  apply ${r.n} new files / write floor:     ${r.apply.applyOverWriteFloor.toFixed(2)}x  (goal ≤ 2x: ${r.apply.goal.met ? 'met' : 'NOT met'})`)
     if (r.apply.cpu !== null) out.push(`  same, CPU time (user + system):            ${r.apply.cpu.toFixed(2)}x`)
