@@ -1,10 +1,13 @@
 // Compiling libral resources: a provider's type is a resource type, `provider:` picks one, and the
 // properties are decoded against the provider's metadata, every problem positioned.
+import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as Catalog from '../support/catalog.js'
 import { compile, parse, usesProviders } from '../../src/compiler/compile.js'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
+import * as Position from '../../src/core/Position.js'
+import type * as Node from '../../src/manifest/Node.js'
 import * as Registry from '../../src/interpreters/libral/protocol/Registry.js'
 import type { Provider } from '../../src/interpreters/libral/type/Spec.js'
 import * as Types from '../../src/types/registry.js'
@@ -136,6 +139,40 @@ describe('usesProviders', () => {
     expect(uses(hosts('- db1: {}'))).toBe(true)
     expect(uses(`ccm:\n  resources:\n    - file:\n        - /x:\n            provider: file::lib\n`)).toBe(true)
   })
+  /** The definition, as a recursion over every node (the code walks a stack instead). */
+  const model = (tree: Node.Node): boolean => {
+    const names = (n: Node.Node): boolean =>
+      n._tag === 'Seq' ? n.items.some(names) : n._tag === 'Map' ? n.entries.some((e) => (e.key === 'provider' && e.value._tag === 'Scalar' && e.value.text.includes('::')) || names(e.value)) : false
+    const ccm = tree._tag === 'Map' ? tree.entries.find((e) => e.key === 'ccm') : undefined
+    const list = ccm !== undefined && ccm.value._tag === 'Map' ? ccm.value.entries.find((e) => e.key === 'resources') : undefined
+    if (list === undefined || list.value._tag !== 'Seq') return false
+    return list.value.items.some((item) => item._tag === 'Map' && item.entries.some((e) => !Types.isBuiltIn(e.key) || names(e.value)))
+  }
+  const at = Position.make('m.yaml', 1, 1)
+  const scalar = fc.constantFrom('posix', 'file::lib', 'a::b', '', 'x').map((text): Node.Node => ({ _tag: 'Scalar', value: text, text, quoted: false, at }))
+  const key = fc.oneof({ arbitrary: fc.constant('provider'), weight: 3 }, { arbitrary: fc.constantFrom('file', 'exec', 'hosts', 'content', 'ccm', 'resources'), weight: 2 })
+  const { node } = fc.letrec<{ node: Node.Node }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      scalar,
+      fc.array(tie('node'), { maxLength: 4 }).map((items): Node.Node => ({ _tag: 'Seq', items, at })),
+      fc.array(fc.record({ key, value: tie('node') }), { maxLength: 4 }).map((es): Node.Node => ({ _tag: 'Map', entries: es.map((e) => ({ ...e, keyAt: at })), at })),
+    ),
+  }))
+  // resource groups: mostly of plait's own types, whose values decide it
+  const group = fc.oneof(
+    { arbitrary: fc.array(fc.record({ key: fc.constantFrom('file', 'exec', 'package', 'service'), value: node }), { minLength: 1, maxLength: 3 }).map((es): Node.Node => ({ _tag: 'Map', entries: es.map((e) => ({ ...e, keyAt: at })), at })), weight: 4 },
+    { arbitrary: node, weight: 1 },
+  )
+  const manifest = fc.array(group, { maxLength: 5 }).map((items): Node.Node => ({
+    _tag: 'Map',
+    entries: [{ key: 'ccm', keyAt: at, value: { _tag: 'Map', entries: [{ key: 'resources', keyAt: at, value: { _tag: 'Seq', items, at } }], at } }],
+    at,
+  }))
+  fcTest.prop([fc.oneof(manifest, node)], { numRuns: 500 })('says what the recursive definition says, of any tree', (tree) => {
+    expect(usesProviders(tree)).toBe(model(tree))
+  })
+
   it('is false for a manifest of plait types, so no provider is discovered for it', () => {
     expect(uses(`ccm:\n  resources:\n    - file:\n        - /x:\n            provider: posix\n            content: "a::b"\n`)).toBe(false)
     expect(uses(`data: {a: 1}\n`)).toBe(false)
