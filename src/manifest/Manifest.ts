@@ -25,8 +25,9 @@ export interface Scope {
 
 /** Adds what one evaluation read to a scope's log. */
 export const record = (scope: Scope, reads: Evaluate.Reads): void => {
-  scope.reads.push(...reads.values)
-  scope.files.push(...reads.files)
+  // loops, not push(...xs): a rendered value records here, most with one read and no file
+  for (let i = 0; i < reads.values.length; i++) scope.reads.push(reads.values[i]!)
+  for (let i = 0; i < reads.files.length; i++) scope.files.push(reads.files[i]!)
   if (reads.clock) scope.clock.read = true
 }
 

@@ -83,7 +83,8 @@ interface R {
 /** The mutable record of one evaluation; it never leaves this module. */
 class State implements Ccm.Recorder {
   private readonly reads = new Map<string, Read>()
-  private readonly files = new Set<string>()
+  /** The files read, made at the first (most evaluations read none). */
+  private files: Set<string> | undefined
   private clock = false
   depth = 0
   /** Nodes evaluated so far (see Budget.maxSteps). */
@@ -93,11 +94,14 @@ class State implements Ccm.Recorder {
 
   constructor(readonly env: Env) {}
 
-  readonly record = (ref: Ref): void => {
+  // Methods, not arrow functions in fields: a template renders its holes with a State each, and
+  // every caller calls them on the state (Ccm.Recorder), so no closures need making per State.
+  record(ref: Ref): void {
     this.reads.set(`${ref.root}\u0000${ref.path.join('\u0000')}`, { root: ref.root, path: ref.path })
   }
 
-  readonly readFile = (path: string): void => {
+  readFile(path: string): void {
+    this.files ??= new Set()
     this.files.add(path)
   }
 
@@ -114,7 +118,7 @@ class State implements Ccm.Recorder {
   result(): Reads {
     // most evaluations read one value and no file: no arrays to sort then
     const values = this.reads.size <= 1 ? [...this.reads.values()] : [...this.reads.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)
-    return { values, files: this.files.size === 0 ? [] : [...this.files].sort(), clock: this.clock }
+    return { values, files: this.files === undefined ? [] : [...this.files].sort(), clock: this.clock }
   }
 }
 

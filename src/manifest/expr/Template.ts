@@ -73,7 +73,8 @@ export const render = (src: string, env: Evaluate.Env, where?: Where): E.Either<
   if (TemplateSyntax.isPlain(src)) return E.right({ value: src, reads: noReads, matched: src !== '' })
   const parsed = parse(src, where)
   if (E.isLeft(parsed)) return parsed
-  return E.mapLeft((e: ExprError.ExprError) => problem(src, e, where))(Evaluate.renderTemplate(parsed.right, env))
+  const rendered = Evaluate.renderTemplate(parsed.right, env)
+  return E.isLeft(rendered) ? E.left(problem(src, rendered.left, where)) : rendered
 }
 
 /** Renders a template to text, whatever the holes' types (hierarchy entries, resource names). */
