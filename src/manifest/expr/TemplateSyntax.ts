@@ -88,20 +88,30 @@ const nextOpen = (src: string, i: number): number => {
 }
 
 /**
- * The last templates parsed, by source: a value is often rendered twice in a row (compile first
- * asks whether it reads a managed file, then renders it). Bounded like `expressions`.
+ * The last templates parsed, by source: a short one (a property's `{{ Data.x }}`) is often written
+ * in many values, and a value is rendered twice in a row when it reads a managed file (compile
+ * first asks which files it reads, then renders it). Bounded like `expressions`. A long source (a
+ * file's content) is remembered only as the last one parsed: contents rarely repeat, and keying a
+ * map by each of ten thousand contents hashed every character of each, about a microsecond apiece.
  */
 const templates = new Map<string, Template>()
 const templatesLimit = 256
+/** The longest source `templates` keeps. */
+const shortSource = 64
+let last: Template | undefined
 
 /** Splits a template into text and parsed holes; errors carry offsets into the template. */
 export const parse = (src: string): E.Either<ExprError.ExprError, Template> => {
-  const known = templates.get(src)
+  const short = src.length <= shortSource
+  const known = short ? templates.get(src) : last?.source === src ? last : undefined
   if (known !== undefined) return E.right(known)
   const parsed = split(src)
   if (E.isRight(parsed)) {
-    if (templates.size >= templatesLimit) templates.clear()
-    templates.set(src, parsed.right)
+    if (!short) last = parsed.right
+    else {
+      if (templates.size >= templatesLimit) templates.clear()
+      templates.set(src, parsed.right)
+    }
   }
   return parsed
 }
