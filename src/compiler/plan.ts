@@ -66,6 +66,14 @@ export const plan = (catalog: Catalog, obs: Observations, settings: Settings): E
   return made.problems.length > 0 ? E.left(made.problems) : E.right(made.body)
 }
 
+/** The plan's record of its manifest: its sha256 is read from the catalog when first read (see compile's manifestInput). */
+const manifestOf = (catalog: Catalog): Plan.Body['inputs']['manifest'] => ({
+  path: catalog.manifest.file,
+  get sha256() {
+    return catalog.manifest.sha256
+  },
+})
+
 /**
  * Builds the plan body of a whole catalog, as CCM goes on past a resource that fails: a resource
  * that cannot be planned, or could not be observed, is a failed resource of the plan (with the
@@ -135,7 +143,7 @@ const planning = (catalog: Catalog, obs: Observations, settings: Settings): { re
     plait: settings.version,
     root: settings.root,
     inputs: {
-      manifest: { path: catalog.manifest.file, sha256: catalog.manifest.sha256 },
+      manifest: manifestOf(catalog),
       sources: sourceInputs,
       reads: [...catalog.reads],
       ...(catalog.hiera !== undefined ? { hiera: { path: catalog.hiera.file, sha256: catalog.hiera.sha256 } } : {}),

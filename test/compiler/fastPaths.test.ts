@@ -5,7 +5,12 @@ import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { compile } from '../../src/compiler/compile.js'
+import * as Planner from '../../src/compiler/plan.js'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
+import * as Digest from '../../src/core/Digest.js'
+import * as Memory from '../../src/interpreters/memory/memory.js'
+import { observe } from '../../src/observe/observe.js'
+import { hostFiles } from '../support/run.js'
 import * as Evaluate from '../../src/manifest/expr/Evaluate.js'
 import * as Template from '../../src/manifest/expr/Template.js'
 import * as Manifest from '../../src/manifest/Manifest.js'
@@ -28,6 +33,12 @@ const ok = (text: string) => {
   return r.right
 }
 const perms = 'owner: root, group: root, mode: "0644"'
+/** What an empty machine shows a catalog. */
+const observed = async (catalog: ReturnType<typeof ok>) => {
+  const o = await observe(catalog, Memory.make(), hostFiles({}))
+  if (E.isLeft(o)) throw new Error(o.left.map(Diagnostic.render).join('\n'))
+  return o.right
+}
 
 describe('text without a template hole', () => {
   fcTest.prop([fc.stringMatching(/^[a-z{}$ ]{0,12}$/)])('is what rendering it gives, read nothing, and only that', (text) => {
@@ -127,5 +138,19 @@ describe('a template that may read a managed file', () => {
   })
   it('is rendered now when it names none of them', () => {
     expect(run(`{{ Facts.os }} {{ 'app/base.conf' }}`)).toMatchObject({ content: { _tag: 'Inline', text: 'linux app/base.conf' } })
+  })
+})
+
+describe("the manifest's digest", () => {
+  fcTest.prop([fc.string({ unit: 'grapheme', maxLength: 20 })])('is the sha256 of its text, whenever it is read, in the catalog and the plan made from it', async (comment) => {
+    const text = `# ${comment.replace(/[\r\n\u0085\u2028\u2029]/g, ' ')}\nccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n`
+    const catalog = ok(text)
+    const body = Planner.planAll(catalog, await observed(catalog), { version: 'test', root: '/' }).body
+    const want = Digest.sha256(text)
+    // read first through the plan, then the catalog, and in a copy and in JSON
+    expect(body.inputs.manifest.sha256).toBe(want)
+    expect(catalog.manifest.sha256).toBe(want)
+    expect({ ...body.inputs.manifest }).toEqual({ path: 'm.yaml', sha256: want })
+    expect(JSON.parse(JSON.stringify(catalog.manifest))).toEqual({ file: 'm.yaml', sha256: want })
   })
 })
