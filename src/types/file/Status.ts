@@ -122,8 +122,11 @@ const accessors: PropertyDescriptorMap = { summary: { get: summaryOf, enumerable
  * and a copy (`{ ...r }`, JSON) has them as plain strings.
  */
 export const observed = (status: FileStatus, accounts: Accounts): Plan.Observed => {
-  // the source is not enumerable: no copy, comparison or serialization of the record sees it
-  const record = Object.defineProperty({}, source, { value: { status, accounts } })
+  // The source is not enumerable: no copy, comparison or serialization of the record sees it. It
+  // lives as long as the plan, so a changed file's old bytes (kept for its diff, up to the diff
+  // limit) are not kept in it: neither the summary nor the digest reads them.
+  const kept = status._tag === 'File' && status.content !== undefined ? { _tag: status._tag, uid: status.uid, gid: status.gid, mode: status.mode, size: status.size, sha256: status.sha256 } : status
+  const record = Object.defineProperty({}, source, { value: { status: kept, accounts } })
   return Object.defineProperties(record, accessors) as unknown as Plan.Observed
 }
 

@@ -68,6 +68,15 @@ describe('Status.observed', () => {
     expect(lazy.summary).toBe(plain.summary)
   })
 
+  it("does not keep a changed file's old bytes, which neither field reads", () => {
+    const s = { _tag: 'File' as const, uid: 0, gid: 0, mode: 0o644, size: 3, sha256: 'ab', content: new Uint8Array(3) }
+    const lazy = Status.observed(s, accounts)
+    const [held] = Object.getOwnPropertySymbols(lazy).map((k) => (lazy as unknown as Record<symbol, { status: Status.FileStatus }>)[k]!)
+    expect(held!.status).toEqual({ _tag: 'File', uid: 0, gid: 0, mode: 0o644, size: 3, sha256: 'ab' })
+    expect(lazy.digest).toBe(Status.digest(s))
+    expect(lazy.summary).toBe(Status.summary(s, accounts))
+  })
+
   it('works out each field once, when first read', () => {
     let reads = 0
     const s = { _tag: 'File' as const, uid: 0, gid: 0, mode: 0o644, size: 3, sha256: 'ab' }
