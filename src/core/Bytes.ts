@@ -26,7 +26,8 @@ const encoder = new TextEncoder()
 /**
  * The bytes of a text: `data` is encoded when first read, then kept. A class, so that its getter is
  * its prototype's: an object literal with a getter of its own gets a shape of its own, and a large
- * manifest makes one of these per resource (about 1.3 µs each, cold).
+ * manifest makes one of these per resource (about 1.3 µs each, cold). A copy made by spreading
+ * one (`{ ...b }`) or as JSON has no `data`: pass the object itself (every consumer does).
  */
 class TextBytes implements Bytes {
   readonly #text: string

@@ -33,7 +33,9 @@ const noExtraNames: Check.Extra = { variables: new Set(), functions: new Set() }
  * The type check of a hole, remembered with what it was checked against: a hole's tree is shared
  * by every template that writes the same expression (TemplateSyntax remembers them by source), and
  * the check depends only on the tree, the mode and the extras' names, so ten thousand values with
- * `{{ Data.service }}` check it once.
+ * `{{ Data.service }}` check it once. An environment's `extra` maps are never changed once made
+ * (they are ReadonlyMaps, and every caller makes new ones for new names): a check remembered for
+ * them stays true.
  */
 const checks = new WeakMap<Node, { readonly mode: Check.Mode; readonly names: Check.Extra; readonly result: E.Either<ExprError.ExprError, Builtins.Type> }>()
 
