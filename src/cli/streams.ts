@@ -81,6 +81,10 @@ export const isTerminal = (fd: number): boolean => {
   return terminalMajors.has(major) || (major >= 136 && major <= 143)
 }
 
+/** Whether stdout and stderr are terminals, each asked once (a status line per resource asks again and again). */
+const terminals: { [fd in Fd]?: boolean } = {}
+const terminal = (fd: Fd): boolean => (terminals[fd] ??= isTerminal(fd))
+
 /** Whether everything written so far has been handed to the system (nothing queued in a stream). */
 export const drained = (): boolean => (streams[1]?.writableLength ?? 0) === 0 && (streams[2]?.writableLength ?? 0) === 0
 
@@ -92,8 +96,8 @@ let colours: { readonly out: boolean; readonly err: boolean } | undefined
 /** Whether stdout and stderr get colour (Colour.enabled of each stream), decided once. */
 export const colour = (): { readonly out: boolean; readonly err: boolean } =>
   (colours ??= {
-    out: Colour.enabled({ isTTY: isTerminal(1), env: process.env }),
-    err: Colour.enabled({ isTTY: isTerminal(2), env: process.env }),
+    out: Colour.enabled({ isTTY: terminal(1), env: process.env }),
+    err: Colour.enabled({ isTTY: terminal(2), env: process.env }),
   })
 
 /** The status line on stderr, when one is showing. */
@@ -120,7 +124,7 @@ export const err = (s: string): void => {
 }
 
 /** True when a status line can be shown: stderr is a terminal that can erase a line. */
-export const canShowStatus = (): boolean => isTerminal(2) && process.env['TERM'] !== 'dumb'
+export const canShowStatus = (): boolean => terminal(2) && process.env['TERM'] !== 'dumb'
 
 /**
  * Shows one status line on stderr, over the previous one (undefined: erases it). Only on a
@@ -138,7 +142,7 @@ export const showStatus = (line: string | undefined): void => {
 export const columns = (): number => {
   const env = Number(process.env['COLUMNS'])
   // only a terminal has columns (asked of Node's stream of it, made here if not yet)
-  const cols = isTerminal(2) ? process.stderr.columns : 0
+  const cols = terminal(2) ? process.stderr.columns : 0
   return cols > 0 ? cols : Number.isInteger(env) && env > 0 ? env : 80
 }
 
