@@ -3,7 +3,7 @@
 //   plait.cjs        every module of the command and its dependencies, one script
 //   plait.js         the launcher (src/cli/launcher.ts): runs plait.cjs with V8's code cache
 //   package.json     says that plait.js is CommonJS (the package is ES modules)
-//   plait.cjs.cache  that cache, made here by one representative run (a plan of plans/demo)
+//   plait.cjs.cache  that cache, made here by one representative run (an apply: cacheTraining.mjs)
 // so that starting plait reads three files and compiles almost nothing, instead of loading some
 // 230 modules of tsc's output and 137 files of dependencies and compiling them every time.
 // `npm run build` runs it after tsc, which type-checks and still emits dist/ module by module
@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { prepare } from './cacheTraining.mjs'
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
 const out = join(repo, 'dist', 'bin')
@@ -51,6 +52,14 @@ const esModules = {
  */
 const lazyBuiltins = ['child_process', 'crypto', 'dgram', 'http', 'https', 'net', 'os', 'fs/promises', 'readline', 'worker_threads', 'zlib']
 const lazyDependencies = ['yaml']
+/**
+ * Node's modules that every start loads anyway (Node's own start-up has), imported as a namespace
+ * (`import * as nodePath from 'node:path'`) by some forty of plait's modules: each import is served
+ * by an object whose prototype is the module itself. esbuild would otherwise copy the module's own
+ * properties onto every namespace object as getters, one closure each: a hundred for fs, some
+ * fifteen for path, over a thousand at every start.
+ */
+const sharedBuiltins = ['fs', 'path']
 const requireHere = createRequire(import.meta.url)
 const shim = (real, names) => {
   const getters = names.map((n) => `${n}:{get(){return load().${n}},enumerable:true}`).join(',')
@@ -65,6 +74,9 @@ const lazy = {
       // the shim's own require of the module is the real one
       args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' })
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ contents: shim(`node:${args.path}`, identifiers(requireHere(`node:${args.path}`))), loader: 'js' }))
+    const shared = new RegExp(`^(node:)?(${sharedBuiltins.join('|')})$`)
+    b.onResolve({ filter: shared }, (args) => (args.namespace === 'shared-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'shared-builtin' }))
+    b.onLoad({ filter: /.*/, namespace: 'shared-builtin' }, (args) => ({ contents: `module.exports=Object.create(require(${JSON.stringify(`node:${args.path}`)}))`, loader: 'js' }))
     const dependencies = new RegExp(`^(${lazyDependencies.join('|')})$`)
     // the shim's own require of the dependency is resolved as usual, and bundled (undefined: esbuild's own resolution)
     b.onResolve({ filter: dependencies }, (args) => (args.namespace === 'lazy-dependency' ? undefined : { path: args.path, namespace: 'lazy-dependency' }))
@@ -138,15 +150,16 @@ mkdirSync(out, { recursive: true })
 for (const f of readdirSync(staging)) renameSync(join(staging, f), join(out, f))
 rmSync(staging, { recursive: true, force: true })
 
-// The code cache: V8's compiled code after a plan of the demo (the path most commands share),
-// saved by the launcher at exit. Built with this Node; another Node ignores it.
-const root = mkdtempSync(join(tmpdir(), 'plait-bundle-'))
+// The code cache: V8's compiled code after an apply of a small manifest below a temporary root
+// (cacheTraining.mjs says what it covers and why), saved by the launcher at exit. Built with this
+// Node; another Node ignores it.
+const training = mkdtempSync(join(tmpdir(), 'plait-bundle-'))
 try {
-  const r = spawnSync(process.execPath, [join(out, 'plait.js'), 'plan', join(repo, 'plans', 'demo', 'manifest.yaml'), '--root', root], {
+  const r = spawnSync(process.execPath, [join(out, 'plait.js'), ...prepare(training)], {
     env: { ...process.env, PLAIT_WRITE_CODE_CACHE: '1' },
     encoding: 'utf8',
   })
   if (r.status !== 0) throw new Error(`bundle: the cache run of the bundled plait failed (exit ${r.status}):\n${r.stderr}${r.stdout}`)
 } finally {
-  rmSync(root, { recursive: true, force: true })
+  rmSync(training, { recursive: true, force: true })
 }

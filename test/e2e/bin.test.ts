@@ -40,6 +40,13 @@ describe('the shipped command', () => {
     expect(launcherRequires.filter((s) => !s.startsWith('node:'))).toEqual([])
   })
 
+  it('serves a namespace import of fs or path by prototype, copying none of their properties at start', () => {
+    const text = fs.readFileSync(path.join(path.dirname(binary), 'plait.cjs'), 'latin1')
+    expect(text).toMatch(/\.exports=Object\.create\(require\("node:fs"\)\)/)
+    expect(text).toMatch(/\.exports=Object\.create\(require\("node:path"\)\)/)
+    expect(text).not.toMatch(/__toESM\(require\("node:(fs|path)"\)/)
+  })
+
   it('is a CommonJS script, so that Node starts it without its ES module loader', () => {
     expect(JSON.parse(fs.readFileSync(path.join(path.dirname(binary), 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' })
     expect(fs.readFileSync(binary, 'utf8')).not.toMatch(/^\s*(import|export)\b/m)

@@ -1,0 +1,59 @@
+// cacheTraining: the run whose compiled code becomes the bundle's code cache (scripts/bundle.mjs).
+// V8 caches what a run compiled, and a start that needs a function the run did not compile parses
+// and compiles it on the spot. So the run is an apply of a manifest that goes the ways people's
+// manifests and machines go: block maps and one-line flow maps and lists, defaults, quoted and
+// literal contents, templates, a source file; files unchanged (their directory listed), changed
+// (a diff), created, removed and already absent, a directory made. An apply plans first, so the
+// cache holds the plan path and the executor's (journal, steps, generations, verification).
+//
+// Owner and group are the builder's numeric ids, so the apply needs no privilege.
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** Writes the manifest, its source file and the machine it is applied to below `dir`; gives the command line of the apply. */
+export const prepare = (dir) => {
+  const uid = process.getuid?.() ?? 0
+  const gid = process.getgid?.() ?? 0
+  const root = join(dir, 'root')
+  const app = join(root, 'etc', 'app')
+  mkdirSync(app, { recursive: true })
+  mkdirSync(join(dir, 'files'))
+  writeFileSync(join(dir, 'files', 'motd.txt'), 'hello\n')
+  const existing = { 'same.conf': 'same\n', 'one.conf': 'one\n', 'two.conf': 'two', 'changed.conf': 'old\n', 'old.conf': 'x\n' }
+  for (const [name, text] of Object.entries(existing)) writeFileSync(join(app, name), text)
+  chmodSync(app, 0o755)
+  chmodSync(join(app, 'two.conf'), 0o600)
+  for (const name of ['same.conf', 'one.conf', 'changed.conf', 'old.conf']) chmodSync(join(app, name), 0o644)
+  const manifest = join(dir, 'manifest.yaml')
+  writeFileSync(
+    manifest,
+    `# plait's code cache training run (scripts/cacheTraining.mjs)
+data:
+  app: hello
+  port: 8080
+ccm:
+  resources:
+    - file:
+        - defaults: {owner: "${uid}", group: "${gid}", mode: "0644"}
+        - /etc/app:
+            ensure: directory
+            mode: "0755"
+        - /etc/app/same.conf:
+            content: "same\\n"
+        - /etc/app/one.conf: {content: "one\\n"}
+        - /etc/app/two.conf: {content: 'two', mode: '0600'}
+        - /etc/app/changed.conf: {content: "new\\n"}
+        - /etc/app/new.conf:
+            content: |
+              name = {{ lookup('data.app') }}
+              port = \${ Data.port }
+        - /etc/app/motd:
+            source: files/motd.txt
+        - /etc/app/old.conf: {ensure: absent}
+        - /etc/app/gone.conf:
+            ensure: absent
+    - file: [{defaults: {owner: "${uid}", group: "${gid}", mode: "0755"}}, {/etc/app/sub: {ensure: directory}}]
+`,
+  )
+  return ['apply', manifest, '--root', root, '--state-dir', join(dir, 'state')]
+}
