@@ -114,6 +114,10 @@ await build({
   charset: 'ascii',
   minifyWhitespace: true,
   minifySyntax: true,
+  // Short names make a smaller script to read and compile at every start (1.08 MB -> 0.78, some
+  // 3 ms of a 60 ms start); an internal error's stack is mapped back through the source map
+  // (src/cli/stack.ts), so it names the TypeScript lines rather than this script's.
+  minifyIdentifiers: true,
   sourcemap: 'linked',
   logLevel: 'warning',
 })

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // main: the plait command line; the one place where errors become exit codes and text.
+import { fileURLToPath } from 'node:url'
 import { Command, CommanderError, Option } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
@@ -378,7 +379,8 @@ const main = async (): Promise<number> => {
       return e.exitCode === 0 ? 0 : EXIT_ERROR
     }
     err(`error: internal error: ${(e as Error).message}\n  please report this with the command you ran\n`)
-    if (process.env['PLAIT_DEBUG'] !== undefined) err(`${(e as Error).stack ?? ''}\n`)
+    // the stack mapped to the TypeScript source: the shipped script's names and lines say nothing
+    if (process.env['PLAIT_DEBUG'] !== undefined) err(`${(await import('./stack.js')).readable((e as Error).stack ?? '', fileURLToPath(import.meta.url))}\n`)
     return EXIT_ERROR
   }
 }

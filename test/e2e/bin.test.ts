@@ -79,6 +79,29 @@ describe('the shipped command', () => {
     }
   })
 
+  it('prints an internal error\'s stack (PLAIT_DEBUG) at the TypeScript lines, not the minified script\'s', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
+    try {
+      // a hash that fails as no caller expects: an internal error, thrown from src/core/Digest.ts
+      const inject = path.join(dir, 'inject.cjs')
+      fs.writeFileSync(inject, "require('node:crypto').hash = () => { throw new TypeError('injected failure') }\n")
+      fs.writeFileSync(path.join(dir, 'c.yaml'), 'ccm:\n  resources:\n    - file:\n        - /f: {content: "x", owner: root, group: root, mode: "0644"}\n')
+      const r = spawnSync(process.execPath, ['-r', inject, binary, 'plan', path.join(dir, 'c.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
+      expect(r.status, r.stderr).toBe(1)
+      expect(r.stderr).toContain('error: internal error: injected failure\n')
+      const digest = path.join(repo, 'src', 'core', 'Digest.ts')
+      const frame = new RegExp(`at \\S+ \\(${digest.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+):\\d+\\)`).exec(r.stderr)
+      expect(frame, r.stderr).not.toBeNull()
+      expect(fs.readFileSync(digest, 'utf8').split('\n')[Number(frame![1]) - 1]).toContain('crypto.hash(')
+      expect(r.stderr).not.toContain('plait.cjs:')
+      // without PLAIT_DEBUG, the message alone
+      const quiet = spawnSync(process.execPath, ['-r', inject, binary, 'plan', path.join(dir, 'c.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: undefined } })
+      expect(quiet.stderr).toBe('error: internal error: injected failure\n  please report this with the command you ran\n')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('reads, through the yaml library it sets up on first use, a manifest its own reader gives up on', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
     try {

@@ -1,0 +1,41 @@
+// stack: an internal error's stack trace as a person can read it (PLAIT_DEBUG). The command ships as
+// one minified script (scripts/bundle.mjs), whose frames say `plait.cjs:255:98765` and whose
+// function names are a letter or two; each frame in it is mapped through the source map shipped
+// beside it to the TypeScript line it was built from.
+import { readFileSync } from 'node:fs'
+import { SourceMap } from 'node:module'
+import * as nodePath from 'node:path'
+
+/** Where a generated position came from (Node's SourceMap#findEntry: 0-based line and column). */
+export interface Lookup {
+  readonly findEntry: (line: number, column: number) => { readonly originalSource?: string; readonly originalLine?: number; readonly originalColumn?: number }
+}
+
+const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * The stack with every `FILE:LINE:COLUMN` of `file` (1-based, as V8 prints them; the path starting
+ * a line or after a space or parenthesis, so never the end of another path) replaced by the
+ * source position the lookup gives, as `SOURCE:LINE:COLUMN` (`source` names the source as the map
+ * does); a position the lookup does not know, and every other frame, is left as it is.
+ */
+export const mapStack = (stack: string, file: string, lookup: Lookup, source: (name: string) => string): string =>
+  stack.replace(new RegExp(`(?<=^|[\\s(])${escaped(file)}:(\\d+):(\\d+)`, 'gm'), (frame, line: string, column: string) => {
+    const e = lookup.findEntry(Number(line) - 1, Number(column) - 1)
+    return e.originalSource === undefined || e.originalLine === undefined || e.originalColumn === undefined ? frame : `${source(e.originalSource)}:${e.originalLine + 1}:${e.originalColumn + 1}`
+  })
+
+/**
+ * The stack mapped through `file`'s source map (`FILE.map`, as the bundle's link names it), its
+ * sources given as absolute paths; the stack as it is when there is no readable map.
+ */
+export const readable = (stack: string, file: string): string => {
+  let lookup: Lookup
+  try {
+    lookup = new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0])
+  } catch {
+    return stack
+  }
+  const dir = nodePath.dirname(file)
+  return mapStack(stack, file, lookup, (name) => nodePath.resolve(dir, name))
+}
