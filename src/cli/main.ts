@@ -159,39 +159,42 @@ const factSource = (o: { facts?: string; fact?: string[]; hiera?: string; now?: 
 })
 const stateOption = new Option('--state-dir <dir>', `state directory for the lock and journal, a machine path (default ${Apply.defaultStateDir}, or $PLAIT_STATE_DIR)`)
 
-program
-  .command('plan')
-  .description('observe the machine and show what applying the manifest would change; never changes anything')
-  .argument('<manifest>', 'the manifest (CCM YAML format)')
-  .option('--out <file>', 'save the plan to this file for review and a later `plait apply`')
-  .addOption(rootOption)
-  .addOption(stateOption)
-  .addOption(Options.facts())
-  .addOption(Options.fact())
-  .addOption(Options.hiera())
-  .addOption(Options.providerPath())
-  .addOption(Options.project())
-  .addOption(Options.modulepath())
-  .addOption(Options.pluginTimeout())
-  .addOption(Options.now())
-  .option('--json', 'print the plan as JSON (the plan file format)')
-  .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
-  .option('-v, --verbose', 'also list unchanged resources')
-  .action(async (manifest: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; now?: string; out?: string; json?: boolean; detailedExitcode?: boolean; verbose?: boolean }) => {
-    const machine = await machineFor(o)
-    await notePending(machine, stateDirOf(o))
-    const plan = orFail(await planManifest(manifest, machine, version, factSource(o), warn, providersOf(o, sessionOf(machine))))
-    if (o.out !== undefined) orFail(await PlanFiles.writeAtomic(o.out, PlanFile.serialize(plan), PlanFiles.inputsOf(manifest, plan, o)))
-    if (o.json === true) out(Terminal.json(PlanFile.serialize(plan)))
-    else out(Render.plan(plan, { verbose: o.verbose === true }), Colour.plan)
-    if (o.out !== undefined && o.json !== true) out(`Saved the plan to ${o.out}. Apply it with: plait apply ${o.out}${o.root !== undefined ? ` --root ${o.root}` : ''}\n`)
-    // A resource that could not be planned is in the plan as failed, and the plan exits 1.
-    if (plan.summary.failed !== undefined) {
-      err(Render.failures(plan))
-      throw new Exit(EXIT_ERROR)
-    }
-    if (o.detailedExitcode === true && Review.changes(plan)) throw new Exit(EXIT_CHANGES)
-  })
+/** `plait plan`. */
+const registerPlan = (program: Command): void => {
+  program
+    .command('plan')
+    .description('observe the machine and show what applying the manifest would change; never changes anything')
+    .argument('<manifest>', 'the manifest (CCM YAML format)')
+    .option('--out <file>', 'save the plan to this file for review and a later `plait apply`')
+    .addOption(rootOption)
+    .addOption(stateOption)
+    .addOption(Options.facts())
+    .addOption(Options.fact())
+    .addOption(Options.hiera())
+    .addOption(Options.providerPath())
+    .addOption(Options.project())
+    .addOption(Options.modulepath())
+    .addOption(Options.pluginTimeout())
+    .addOption(Options.now())
+    .option('--json', 'print the plan as JSON (the plan file format)')
+    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
+    .option('-v, --verbose', 'also list unchanged resources')
+    .action(async (manifest: string, o: MachineOptions & { facts?: string; fact?: string[]; hiera?: string; now?: string; out?: string; json?: boolean; detailedExitcode?: boolean; verbose?: boolean }) => {
+      const machine = await machineFor(o)
+      await notePending(machine, stateDirOf(o))
+      const plan = orFail(await planManifest(manifest, machine, version, factSource(o), warn, providersOf(o, sessionOf(machine))))
+      if (o.out !== undefined) orFail(await PlanFiles.writeAtomic(o.out, PlanFile.serialize(plan), PlanFiles.inputsOf(manifest, plan, o)))
+      if (o.json === true) out(Terminal.json(PlanFile.serialize(plan)))
+      else out(Render.plan(plan, { verbose: o.verbose === true }), Colour.plan)
+      if (o.out !== undefined && o.json !== true) out(`Saved the plan to ${o.out}. Apply it with: plait apply ${o.out}${o.root !== undefined ? ` --root ${o.root}` : ''}\n`)
+      // A resource that could not be planned is in the plan as failed, and the plan exits 1.
+      if (plan.summary.failed !== undefined) {
+        err(Render.failures(plan))
+        throw new Exit(EXIT_ERROR)
+      }
+      if (o.detailedExitcode === true && Review.changes(plan)) throw new Exit(EXIT_CHANGES)
+    })
+}
 
 type Format = 'text' | 'json' | 'markdown' | 'github'
 
@@ -206,39 +209,42 @@ const maxBytesOf = (v: string | undefined, format: Format): number => {
   return n
 }
 
-program
-  .command('show')
-  .description('render a saved plan, or what changed since an approved plan (--against)')
-  .argument('<plan>', 'a plan file made by `plait plan --out`')
-  .addOption(new Option('--format <format>', 'text, json, markdown (a pull-request comment) or github (workflow annotations)').choices(['text', 'json', 'markdown', 'github']))
-  .option('--json', 'print the plan as JSON (the same as --format json)')
-  .option('--max-bytes <n>', `with --format markdown: the most bytes to print (default ${Markdown.defaultMaxBytes}, a pull-request comment)`)
-  .option('--against <approved>', 'show only what changed since this approved plan of the same manifest')
-  .option('--detailed-exitcode', 'exit 0 when the plan has no changes (with --against: no differences), 2 when it has, 1 on error')
-  .option('-v, --verbose', 'also list unchanged resources')
-  .action(async (file: string, o: { format?: Format; json?: boolean; maxBytes?: string; against?: string; detailedExitcode?: boolean; verbose?: boolean }) => {
-    if (o.json === true && o.format !== undefined && o.format !== 'json') fail([Diagnostic.make('Validation', `--json and --format ${o.format} ask for two formats; give one`)])
-    const format: Format = o.json === true ? 'json' : (o.format ?? 'text')
-    const maxBytes = maxBytesOf(o.maxBytes, format)
-    const plan = await loadPlan(file)
-    if (o.against !== undefined) {
-      if (format === 'github') fail([Diagnostic.make('Validation', '--format github annotates one plan; with --against use text, json or markdown')])
-      const approved = await loadPlan(o.against)
-      const compared = PlanDiff.compare(approved, plan)
-      if (E.isLeft(compared)) return fail([Diagnostic.make('Validation', `cannot compare ${file} with ${o.against}: ${compared.left}`)])
-      const c = compared.right
-      if (format === 'json') out(Streams.json(c))
-      else if (format === 'markdown') out(Markdown.comparison(c, maxBytes))
-      else out(PlanDiff.render(c), Colour.comparison)
-      if (o.detailedExitcode === true && !PlanDiff.isSame(c)) throw new Exit(EXIT_CHANGES)
-      return
-    }
-    if (format === 'json') out(Terminal.json(PlanFile.serialize(plan)))
-    else if (format === 'markdown') out(Markdown.plan(plan, maxBytes))
-    else if (format === 'github') out(Github.plan(plan))
-    else out(Render.plan(plan, { verbose: o.verbose === true }), Colour.plan)
-    if (o.detailedExitcode === true && Review.changes(plan)) throw new Exit(EXIT_CHANGES)
-  })
+/** `plait show`. */
+const registerShow = (program: Command): void => {
+  program
+    .command('show')
+    .description('render a saved plan, or what changed since an approved plan (--against)')
+    .argument('<plan>', 'a plan file made by `plait plan --out`')
+    .addOption(new Option('--format <format>', 'text, json, markdown (a pull-request comment) or github (workflow annotations)').choices(['text', 'json', 'markdown', 'github']))
+    .option('--json', 'print the plan as JSON (the same as --format json)')
+    .option('--max-bytes <n>', `with --format markdown: the most bytes to print (default ${Markdown.defaultMaxBytes}, a pull-request comment)`)
+    .option('--against <approved>', 'show only what changed since this approved plan of the same manifest')
+    .option('--detailed-exitcode', 'exit 0 when the plan has no changes (with --against: no differences), 2 when it has, 1 on error')
+    .option('-v, --verbose', 'also list unchanged resources')
+    .action(async (file: string, o: { format?: Format; json?: boolean; maxBytes?: string; against?: string; detailedExitcode?: boolean; verbose?: boolean }) => {
+      if (o.json === true && o.format !== undefined && o.format !== 'json') fail([Diagnostic.make('Validation', `--json and --format ${o.format} ask for two formats; give one`)])
+      const format: Format = o.json === true ? 'json' : (o.format ?? 'text')
+      const maxBytes = maxBytesOf(o.maxBytes, format)
+      const plan = await loadPlan(file)
+      if (o.against !== undefined) {
+        if (format === 'github') fail([Diagnostic.make('Validation', '--format github annotates one plan; with --against use text, json or markdown')])
+        const approved = await loadPlan(o.against)
+        const compared = PlanDiff.compare(approved, plan)
+        if (E.isLeft(compared)) return fail([Diagnostic.make('Validation', `cannot compare ${file} with ${o.against}: ${compared.left}`)])
+        const c = compared.right
+        if (format === 'json') out(Streams.json(c))
+        else if (format === 'markdown') out(Markdown.comparison(c, maxBytes))
+        else out(PlanDiff.render(c), Colour.comparison)
+        if (o.detailedExitcode === true && !PlanDiff.isSame(c)) throw new Exit(EXIT_CHANGES)
+        return
+      }
+      if (format === 'json') out(Terminal.json(PlanFile.serialize(plan)))
+      else if (format === 'markdown') out(Markdown.plan(plan, maxBytes))
+      else if (format === 'github') out(Github.plan(plan))
+      else out(Render.plan(plan, { verbose: o.verbose === true }), Colour.plan)
+      if (o.detailedExitcode === true && Review.changes(plan)) throw new Exit(EXIT_CHANGES)
+    })
+}
 
 /**
  * `--expect sha256:…` checked against a saved plan before anything is touched: the plan applied
@@ -254,82 +260,95 @@ const checkExpected = async (target: string, expect: string): Promise<Plan.Plan>
   return plan
 }
 
-program
-  .command('apply')
-  .description('apply a saved plan (refused if tampered or stale), or plan and apply a manifest in one go')
-  .argument('<target>', 'a plan file, or a manifest')
-  .addOption(rootOption)
-  .addOption(stateOption)
-  .addOption(Options.facts())
-  .addOption(Options.fact())
-  .addOption(Options.hiera())
-  .addOption(Options.providerPath())
-  .addOption(Options.project())
-  .addOption(Options.modulepath())
-  .addOption(Options.pluginTimeout())
-  .addOption(Options.now())
-  .option('--atomic', 'roll back every reversible step of the run when any resource fails')
-  .option('--noop', 'run every check of apply and change nothing')
-  .option('--json', 'print the report as JSON')
-  .option('--force', 'let Holo plugins overwrite entities changed by hand since they were last applied (force-apply)')
-  .option('--expect <hash>', 'apply the saved plan only if its hash is this one (sha256:…, the hash a reviewer approved); refused before anything is touched')
-  .option('--policy <file>', 'check the plan against this policy file before the first change; refused when it fails (docs/policy.md)')
-  .option('--override <rule=reason>', 'with --policy: waive a soft rule, the reason recorded in the report (repeatable)', (v: string, p: string[] = []) => [...p, v])
-  .option('--prepare', "run the Bolt project's puppet_library hook (plugin-hooks.puppet_library) first, and fail when none is configured (it runs without this flag when configured); its failure stops the apply before any change")
-  .option('--no-prepare', "skip the Bolt project's puppet_library hook")
-  .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string; force?: boolean; policy?: string; override?: string[]; prepare?: boolean }) => {
-    if (o.override !== undefined && o.policy === undefined) fail([Diagnostic.make('Validation', '--override applies with --policy only')])
-    const approved = o.expect !== undefined ? await checkExpected(target, o.expect) : undefined
-    if (o.prepare === true && o.noop === true) fail([Diagnostic.make('Validation', '--prepare installs what the apply needs, and --noop changes nothing; give one')])
-    const prepared = o.noop === true || o.prepare === false ? undefined : orFail(await boltPrepare({ ...Options.plugins(o), required: o.prepare === true }))
-    if (prepared !== undefined) say(o.json, prepared)
-    const machine = await machineFor(o)
-    const session = sessionOf(machine)
-    let postMessage: string | undefined
-    const options = applyOptions(o, session, (m) => (postMessage = m))
-    // With --expect the target was found to be a plan and read once, above: never looked at again.
-    if (approved !== undefined || (await isPlanFile(target))) {
-      if (o.facts !== undefined || o.hiera !== undefined || o.now !== undefined || (o.fact ?? []).length > 0 || (o.providerPath ?? []).length > 0) {
-        fail([Diagnostic.make('Validation', '--facts, --fact, --hiera, --now and --provider-path apply to a manifest; a saved plan is applied exactly as it was reviewed')])
+/** `plait apply`. */
+const registerApply = (program: Command): void => {
+  program
+    .command('apply')
+    .description('apply a saved plan (refused if tampered or stale), or plan and apply a manifest in one go')
+    .argument('<target>', 'a plan file, or a manifest')
+    .addOption(rootOption)
+    .addOption(stateOption)
+    .addOption(Options.facts())
+    .addOption(Options.fact())
+    .addOption(Options.hiera())
+    .addOption(Options.providerPath())
+    .addOption(Options.project())
+    .addOption(Options.modulepath())
+    .addOption(Options.pluginTimeout())
+    .addOption(Options.now())
+    .option('--atomic', 'roll back every reversible step of the run when any resource fails')
+    .option('--noop', 'run every check of apply and change nothing')
+    .option('--json', 'print the report as JSON')
+    .option('--force', 'let Holo plugins overwrite entities changed by hand since they were last applied (force-apply)')
+    .option('--expect <hash>', 'apply the saved plan only if its hash is this one (sha256:…, the hash a reviewer approved); refused before anything is touched')
+    .option('--policy <file>', 'check the plan against this policy file before the first change; refused when it fails (docs/policy.md)')
+    .option('--override <rule=reason>', 'with --policy: waive a soft rule, the reason recorded in the report (repeatable)', (v: string, p: string[] = []) => [...p, v])
+    .option('--prepare', "run the Bolt project's puppet_library hook (plugin-hooks.puppet_library) first, and fail when none is configured (it runs without this flag when configured); its failure stops the apply before any change")
+    .option('--no-prepare', "skip the Bolt project's puppet_library hook")
+    .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string; force?: boolean; policy?: string; override?: string[]; prepare?: boolean }) => {
+      if (o.override !== undefined && o.policy === undefined) fail([Diagnostic.make('Validation', '--override applies with --policy only')])
+      const approved = o.expect !== undefined ? await checkExpected(target, o.expect) : undefined
+      if (o.prepare === true && o.noop === true) fail([Diagnostic.make('Validation', '--prepare installs what the apply needs, and --noop changes nothing; give one')])
+      const prepared = o.noop === true || o.prepare === false ? undefined : orFail(await boltPrepare({ ...Options.plugins(o), required: o.prepare === true }))
+      if (prepared !== undefined) say(o.json, prepared)
+      const machine = await machineFor(o)
+      const session = sessionOf(machine)
+      let postMessage: string | undefined
+      const options = applyOptions(o, session, (m) => (postMessage = m))
+      // With --expect the target was found to be a plan and read once, above: never looked at again.
+      if (approved !== undefined || (await isPlanFile(target))) {
+        if (o.facts !== undefined || o.hiera !== undefined || o.now !== undefined || (o.fact ?? []).length > 0 || (o.providerPath ?? []).length > 0) {
+          fail([Diagnostic.make('Validation', '--facts, --fact, --hiera, --now and --provider-path apply to a manifest; a saved plan is applied exactly as it was reviewed')])
+        }
+        const plan = approved ?? (await loadPlan(target))
+        if (o.policy !== undefined) await (await import('./policy.js')).gate(plan, o.policy, o.override ?? [])
+        // A plan with sensitive values runs their plugins again (sensitive.ts); any other runs none.
+        if ((o.project !== undefined || (o.modulepath ?? []).length > 0) && !Sensitive.holdsSecrets(plan) && prepared === undefined) {
+          fail([Diagnostic.make('Validation', '--project and --modulepath apply to a manifest, or a plan with sensitive values; this plan holds the values its plugins gave and runs no plugin')])
+        }
+        report(await applyingWith(providersOf(o, session))(plan, (r) => Apply.apply(machine, r.plan, { ...options, redact: r.redact, sameDigest: r.sameDigest, onPlan: () => options.onPlan?.(plan) })), o, postMessage)
+        return
       }
-      const plan = approved ?? (await loadPlan(target))
-      if (o.policy !== undefined) await (await import('./policy.js')).gate(plan, o.policy, o.override ?? [])
-      // A plan with sensitive values runs their plugins again (sensitive.ts); any other runs none.
-      if ((o.project !== undefined || (o.modulepath ?? []).length > 0) && !Sensitive.holdsSecrets(plan) && prepared === undefined) {
-        fail([Diagnostic.make('Validation', '--project and --modulepath apply to a manifest, or a plan with sensitive values; this plan holds the values its plugins gave and runs no plugin')])
+      // Plan first, so a bad manifest stops here with nothing touched. Then the executor is opened
+      // (the lock, and the rollback of an unfinished run); if it rolled something back, the first
+      // plan saw the half-applied state: plan again. The executor is given the plan and never makes one.
+      const providers = providersOf(o, session)
+      const first = orFail(await planManifest(target, machine, version, factSource(o), warn, providers))
+      if (o.policy !== undefined) await (await import('./policy.js')).gate(first, o.policy, o.override ?? [])
+      const show = (plan: Plan.Plan): Plan.Plan => {
+        if (o.json !== true) out(Render.plan(plan) + '\n', Colour.plan)
+        if (plan.summary.failed !== undefined) err(Render.failures(plan))
+        return plan
       }
-      report(await applyingWith(providersOf(o, session))(plan, (r) => Apply.apply(machine, r.plan, { ...options, redact: r.redact, sameDigest: r.sameDigest, onPlan: () => options.onPlan?.(plan) })), o, postMessage)
-      return
-    }
-    // Plan first, so a bad manifest stops here with nothing touched. Then the executor is opened
-    // (the lock, and the rollback of an unfinished run); if it rolled something back, the first
-    // plan saw the half-applied state: plan again. The executor is given the plan and never makes one.
-    const providers = providersOf(o, session)
-    const first = orFail(await planManifest(target, machine, version, factSource(o), warn, providers))
-    if (o.policy !== undefined) await (await import('./policy.js')).gate(first, o.policy, o.override ?? [])
-    const show = (plan: Plan.Plan): Plan.Plan => {
-      if (o.json !== true) out(Render.plan(plan) + '\n', Colour.plan)
-      if (plan.summary.failed !== undefined) err(Render.failures(plan))
-      return plan
-    }
-    const applying = applyingWith(providers)
-    if (o.noop === true) {
-      report(await applying(show(first), (r) => Apply.apply(machine, r.plan, { ...options, redact: r.redact, sameDigest: r.sameDigest, onPlan: () => options.onPlan?.(first) })), o, postMessage)
-      return
-    }
-    const { redact, sameDigest } = orFail(await Sensitive.reveal(first, providers.references ?? (async () => E.right(new Map())), providers.secretKey))
-    const executor = orFail(await Apply.open(machine, { ...options, redact, sameDigest, onPlan: (p) => options.onPlan?.(redact(p)) }))
-    try {
-      const plan = executor.recovered.length > 0 ? await planManifest(target, machine, version, factSource(o), warn, providers) : E.right(first)
-      if (o.policy !== undefined && E.isRight(plan) && plan.right !== first) await (await import('./policy.js')).gate(plan.right, o.policy, o.override ?? [])
-      report(E.isLeft(plan) ? plan : await applying(show(plan.right), (r) => executor.apply(r.plan)), o, postMessage)
-    } finally {
-      await executor.close()
-    }
-  })
+      const applying = applyingWith(providers)
+      if (o.noop === true) {
+        report(await applying(show(first), (r) => Apply.apply(machine, r.plan, { ...options, redact: r.redact, sameDigest: r.sameDigest, onPlan: () => options.onPlan?.(first) })), o, postMessage)
+        return
+      }
+      const { redact, sameDigest } = orFail(await Sensitive.reveal(first, providers.references ?? (async () => E.right(new Map())), providers.secretKey))
+      const executor = orFail(await Apply.open(machine, { ...options, redact, sameDigest, onPlan: (p) => options.onPlan?.(redact(p)) }))
+      try {
+        const plan = executor.recovered.length > 0 ? await planManifest(target, machine, version, factSource(o), warn, providers) : E.right(first)
+        if (o.policy !== undefined && E.isRight(plan) && plan.right !== first) await (await import('./policy.js')).gate(plan.right, o.policy, o.override ?? [])
+        report(E.isLeft(plan) ? plan : await applying(show(plan.right), (r) => executor.apply(r.plan)), o, postMessage)
+      } finally {
+        await executor.close()
+      }
+    })
+}
 
-CompileCommands.register(program)
-FactsCommand.register(program)
+/**
+ * The commands of this module and of modules every start loads, each registered only when the
+ * command line needs it (registerFor), in the order the help lists them: commander's making of
+ * one command's options is some 0.3 ms, and a start needs at most one.
+ */
+const local: ReadonlyArray<{ readonly names: ReadonlyArray<string>; readonly register: (program: Command) => void }> = [
+  { names: ['plan'], register: registerPlan },
+  { names: ['show'], register: registerShow },
+  { names: ['apply'], register: registerApply },
+  { names: CompileCommands.names, register: CompileCommands.register },
+  { names: ['facts'], register: (p) => void FactsCommand.register(p) },
+]
 
 /**
  * The commands whose modules are loaded only when asked for, by name (top-level names of each
@@ -351,21 +370,22 @@ const onDemand: ReadonlyArray<{ readonly names: ReadonlyArray<string>; readonly 
 ]
 
 /**
- * Registers the commands loaded on demand that this command line needs: the one it names; all of
- * them for the help listing, for an option before any command, or for a name plait does not know
- * (so that commander lists them, or suggests the nearest); none for a command registered already
- * or for --version.
+ * Registers the commands this command line needs: the one it names; none for --version; all of
+ * them, in the help's order, for the help listing, for an option before any command, or for a
+ * name plait does not know (so that commander lists them, or suggests the nearest).
  */
-const registerOnDemand = async (sub: string | undefined): Promise<void> => {
+const registerFor = async (sub: string | undefined): Promise<void> => {
   if (sub === '--version' || sub === '-V') return
-  if (sub !== undefined && program.commands.some((c) => c.name() === sub || c.aliases().includes(sub))) return
-  const named = onDemand.filter((c) => sub !== undefined && c.names.includes(sub))
-  for (const c of named.length > 0 ? named : onDemand) (await c.load()).register(program)
+  const here = local.filter((c) => sub !== undefined && c.names.includes(sub))
+  const loaded = onDemand.filter((c) => sub !== undefined && c.names.includes(sub))
+  const all = here.length === 0 && loaded.length === 0
+  for (const c of all ? local : here) c.register(program)
+  for (const c of all ? onDemand : loaded) (await c.load()).register(program)
 }
 
 const main = async (): Promise<number> => {
   const sub = process.argv[2]
-  await registerOnDemand(sub)
+  await registerFor(sub)
   try {
     await program.parseAsync(process.argv)
     return 0

@@ -102,6 +102,19 @@ describe('the shipped command', () => {
     }
   })
 
+  it('registers the one command named, and every command for the help listing and for a name it does not know', async () => {
+    const help = await plait(['--help'])
+    expect(help.code, show(help)).toBe(0)
+    const listed = help.stdout.slice(help.stdout.indexOf('Commands:')).split('\n').slice(1).map((l) => /^ {2}(\S+)/.exec(l)?.[1]).filter((n) => n !== undefined)
+    expect(listed).toEqual(['plan', 'show', 'apply', 'validate', 'compile', 'facts', 'check', 'ensure', 'status', 'session', 'holo', 'policy', 'secret', 'history', 'rollback', 'diff', 'ral', 'provider', 'help'])
+    const typo = await plait(['plna'])
+    expect(typo.code).toBe(1)
+    expect(typo.stderr).toContain("error: unknown command 'plna'\n(Did you mean plan?)")
+    const own = await plait(['compile', '--help'])
+    expect(own.code, show(own)).toBe(0)
+    expect(own.stdout).toMatch(/^Usage: plait compile \[options\] <manifest>/)
+  })
+
   it('reads, through the yaml library it sets up on first use, a manifest its own reader gives up on', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
     try {
