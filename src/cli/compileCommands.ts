@@ -67,9 +67,6 @@ const factOptions = (c: Command): Command =>
     .addOption(Options.modulepath())
     .addOption(Options.pluginTimeout())
 
-/** The commands `register` adds, in its order. */
-export const names: ReadonlyArray<string> = ['validate', 'compile']
-
 /** Adds `plait validate` and `plait compile` to a program. */
 export const register = (program: Command): void => {
   factOptions(

@@ -1,0 +1,12 @@
+// exit: how a command of main.ts's own (plan, show, apply) ends with a status: it throws Exit, and
+// main turns it into the process's exit status.
+
+/** Exit codes: 0 success (no changes with --detailed-exitcode), 1 error, 2 changes present. */
+export const EXIT_ERROR = 1
+export const EXIT_CHANGES = 2
+
+export class Exit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`)
+  }
+}
