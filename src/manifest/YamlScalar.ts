@@ -117,13 +117,26 @@ const literal = (cur: Cursor.Cursor, p: number, parent: number, at: Position.Pos
   return { _tag: 'Scalar', value: body, text: body, quoted: true, at }
 }
 
-/** A plain scalar's value under YAML 1.2's core schema, tested in the library's order. */
+/** The plain scalars that are null or a boolean under YAML 1.2's core schema (the empty one aside). */
+const words: ReadonlyMap<string, null | boolean> = new Map<string, null | boolean>([
+  ['~', null], ['null', null], ['Null', null], ['NULL', null],
+  ['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false],
+])
+
+/**
+ * A plain scalar's value under YAML 1.2's core schema, tested in the library's order. A null or a
+ * boolean is one of ten words, looked up: a key such as `file` or `name` would otherwise have V8
+ * compile a regular expression or two at every start; only what may be a number is matched.
+ */
 export const resolvePlain = (raw: string): string | number | boolean | null => {
+  if (raw.length === 0) return null
   const c = raw.charCodeAt(0)
-  // only these first characters can start a null, a boolean or a number
-  if (!(raw.length === 0 || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46 || c === 126 || c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70)) return raw
-  if (/^(?:~|[Nn]ull|NULL)?$/.test(raw)) return null
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(raw)) return raw[0] === 't' || raw[0] === 'T'
+  if (c === 126 || c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70) {
+    const word = words.get(raw)
+    return word === undefined ? raw : word
+  }
+  // only these first characters can start a number
+  if (!((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46)) return raw
   if (/^0o[0-7]+$/.test(raw)) return parseInt(raw.substring(2), 8)
   if (/^[-+]?[0-9]+$/.test(raw)) return parseInt(raw, 10)
   if (/^0x[0-9a-fA-F]+$/.test(raw)) return parseInt(raw.substring(2), 16)

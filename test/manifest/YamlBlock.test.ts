@@ -309,7 +309,28 @@ describe('Yaml.block', () => {
   })
 })
 
+/** The core schema's resolution as a chain of the library's patterns, in its order: resolvePlain's model. */
+const resolvedByPatterns = (raw: string): string | number | boolean | null => {
+  if (/^(?:~|[Nn]ull|NULL)?$/.test(raw)) return null
+  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(raw)) return raw[0] === 't' || raw[0] === 'T'
+  if (/^0o[0-7]+$/.test(raw)) return parseInt(raw.substring(2), 8)
+  if (/^[-+]?[0-9]+$/.test(raw)) return parseInt(raw, 10)
+  if (/^0x[0-9a-fA-F]+$/.test(raw)) return parseInt(raw.substring(2), 16)
+  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(raw)) return raw.slice(-3).toLowerCase() === 'nan' ? NaN : raw[0] === '-' ? -Infinity : Infinity
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(raw)) return parseFloat(raw)
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(raw)) return parseFloat(raw)
+  return raw
+}
+
 describe('Yaml.resolvePlain', () => {
+  const pieces = ['~', 'null', 'Null', 'NULL', 'nULL', 'true', 'True', 'TRUE', 'tRUE', 'false', 'False', 'FALSE', 'fALSE', 'file', 'name', 'n', 't', 'f', 'F', 'N', 'T', '0', '7', '9', '0o', '0x', 'e', 'E', '.', '-', '+', 'inf', 'Inf', 'INF', 'nan', 'NaN', 'NAN', 'a', '_', ' ', 'é']
+  fcTest.prop([fc.oneof(fc.array(fc.constantFrom(...pieces), { maxLength: 4 }).map((a) => a.join('')), fc.string({ maxLength: 8 }))], { numRuns: 3000 })(
+    "gives what the library's patterns give, in their order, for words, numbers and anything else",
+    (raw) => {
+      expect(Yaml.resolvePlain(raw)).toStrictEqual(resolvedByPatterns(raw))
+    },
+  )
+
   it.each([
     ['', null], ['~', null], ['Null', null], ['true', true], ['FALSE', false], ['tRue', 'tRue'], ['0644', 644], ['0o17', 15], ['0x1F', 31],
     ['-12', -12], ['1.50', 1.5], ['1e3', 1000], ['.inf', Infinity], ['-.INF', -Infinity], ['.nan', NaN], ['1_000', '1_000'], ['yes', 'yes'],
