@@ -118,6 +118,25 @@ describe('probeAll', () => {
     if (confined) expect(JSON.stringify(batch)).not.toContain(secretSha)
   })
 
+  it('hashes each file of a batch from its own bytes, whatever the sizes before it, and keeps asked contents apart', async () => {
+    // small files are read into one buffer, reused: a file must never be hashed with bytes of the one before
+    const root = tempDir()
+    const sizes = [5000, 0, 1, 4095, 4096, 4097, 65535, 65536, 70000, 3, 20000, 2]
+    const files = sizes.map((n, i) => {
+      const bytes = Buffer.alloc(n, 97 + (i % 26))
+      if (n > 0) bytes[n - 1] = 48 + (i % 10)
+      fs.writeFileSync(`${root}/f${i}`, bytes)
+      return { path: `/f${i}`, bytes }
+    })
+    const machine = Posix.make({ root })
+    const batch = await machine.probeAll(files.map((f, i) => (i % 4 === 1 ? { path: f.path, options: { contentUnless: 'x'.repeat(64) } } : { path: f.path })))()
+    batch.forEach((r, i) => {
+      const sha = createHash('sha256').update(files[i]!.bytes).digest('hex')
+      expect(E.isRight(r) && r.right._tag === 'File' && r.right.probe.sha256, `f${i}`).toBe(sha)
+      if (i % 4 === 1 && E.isRight(r) && r.right._tag === 'File') expect(Buffer.from(r.right.probe.content ?? new Uint8Array()).equals(files[i]!.bytes), `content of f${i}`).toBe(true)
+    })
+  })
+
   it('gives Absent for every file of a missing directory, and each its own Escape for a directory outside', async () => {
     const top = tempDir()
     const root = `${top}/root`
