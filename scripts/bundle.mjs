@@ -160,6 +160,7 @@ rmSync(staging, { recursive: true, force: true })
 const training = mkdtempSync(join(tmpdir(), 'plait-bundle-'))
 try {
   const r = spawnSync(process.execPath, [join(out, 'plait.js'), ...prepare(training)], {
+    cwd: training,
     env: { ...process.env, PLAIT_WRITE_CODE_CACHE: '1' },
     encoding: 'utf8',
   })

@@ -6,14 +6,15 @@
 // (a diff), created, removed and already absent, a directory made. An apply plans first, so the
 // cache holds the plan path and the executor's (journal, steps, generations, verification).
 //
-// Owner and group are the builder's numeric ids, so the apply needs no privilege.
+// Owner and group are the builder's numeric ids (effective: what files are made with), so the apply
+// needs no privilege. The apply runs in the training's directory (bundle.mjs).
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** Writes the manifest, its source file and the machine it is applied to below `dir`; gives the command line of the apply. */
 export const prepare = (dir) => {
-  const uid = process.getuid?.() ?? 0
-  const gid = process.getgid?.() ?? 0
+  const uid = process.geteuid?.() ?? 0
+  const gid = process.getegid?.() ?? 0
   const root = join(dir, 'root')
   const app = join(root, 'etc', 'app')
   mkdirSync(app, { recursive: true })
@@ -55,5 +56,7 @@ ccm:
     - file: [{defaults: {owner: "${uid}", group: "${gid}", mode: "0755"}}, {/etc/app/sub: {ensure: directory}}]
 `,
   )
-  return ['apply', manifest, '--root', root, '--state-dir', join(dir, 'state')]
+  // --state-dir is a machine path, below the root; --no-prepare: a Bolt project around the build's
+  // directory is not the training's, and its puppet_library hook is not run
+  return ['apply', manifest, '--root', root, '--state-dir', '/var/lib/plait', '--no-prepare']
 }

@@ -58,9 +58,8 @@ const registerFor = async (sub: string | undefined): Promise<void> => {
 }
 
 const main = async (): Promise<number> => {
-  const sub = process.argv[2]
-  await registerFor(sub)
   try {
+    await registerFor(process.argv[2])
     await program.parseAsync(process.argv)
     return 0
   } catch (e) {

@@ -4,11 +4,13 @@
 // be loaded (bad metadata, not executable, describe fails) or the command is misused.
 import { readdir, stat } from 'node:fs/promises'
 import * as nodePath from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as ProviderTest from '../interpreters/libral/providerTest.js'
 import { EXIT_ERROR, EXIT_NOT_FOUND, EXIT_OK, exitWith, parseTimeout, processIo, type Io } from './ral.js'
+import * as Stack from './stack.js'
 import * as Streams from './streams.js'
 
 interface Options {
@@ -91,10 +93,11 @@ const run = async (io: Io, path: string, o: Options): Promise<number> => {
       continue
     }
     if (r.right.failure !== undefined) status = Math.max(status, EXIT_NOT_FOUND)
+    // an unexpected error's stack, mapped to the TypeScript lines (the shipped script's say nothing)
+    const x = r.right.failure === undefined ? r.right : { ...r.right, failure: { ...r.right.failure, message: Stack.readable(r.right.failure.message, fileURLToPath(import.meta.url)) } }
     if (o.json === true) {
-      const x = r.right
       reports.push({ path: file, provider: x.meta.qname, ok: x.failure === undefined, runs: x.runs, seed: x.seed, invocations: x.invocations, durationMs: x.durationMs, warnings: x.warnings, ...(x.skipped !== undefined ? { skipped: x.skipped } : {}), ...(x.failure !== undefined ? { failure: { ...x.failure, counterexample: x.failure.counterexample.map((s) => ProviderTest.renderStep(x.meta, s)) } } : {}) })
-    } else io.out(ProviderTest.renderReport(r.right))
+    } else io.out(ProviderTest.renderReport(x))
   }
   if (o.json === true) io.out(Streams.json({ providers: reports }))
   return status
