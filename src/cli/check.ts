@@ -32,18 +32,12 @@ const exit = (status: number): never => {
 
 /** Adds `plait check` to a program. */
 export const register = (program: Command): void => {
-  program
+  const command = program
     .command('check')
     .description("run only the manifest's health checks (monitor-only); exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN")
     .argument('<manifest>', 'the manifest (CCM YAML format)')
     .addOption(Options.root('the root the manifest is planned for (checks run on this host; their commands see PLAIT_ROOT_DIR)'))
-    .addOption(Options.facts())
-    .addOption(Options.fact())
-    .addOption(Options.hiera())
-    .addOption(Options.providerPath())
-    .addOption(Options.project())
-    .addOption(Options.modulepath())
-    .addOption(Options.pluginTimeout())
+  Options.manifestInputs(command)
     .option('--json', 'print the results as JSON')
     .action(async (manifest: string, o: Flags) => {
       const root = await Options.resolveRoot(o.root)

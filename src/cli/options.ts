@@ -1,7 +1,7 @@
 // options: what the commands share on their command lines: the one resolution of `--root`, and
 // the options that give a manifest its facts, data, clock and providers.
 import { realpathSync, statSync } from 'node:fs'
-import { Option } from 'commander'
+import { Option, type Command } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 
@@ -59,6 +59,13 @@ export interface PluginFlags {
   readonly pluginTimeout?: number
 }
 
+
+/**
+ * The options of a command that plans a manifest on this host (plan, apply, check): where its facts,
+ * data and plugins come from, in the order the help lists them.
+ */
+export const manifestInputs = (c: Command): Command =>
+  c.addOption(facts()).addOption(fact()).addOption(hiera()).addOption(providerPath()).addOption(project()).addOption(modulepath()).addOption(pluginTimeout())
 /** The flags of plugin references as the pipeline's options. */
 export const plugins = (o: PluginFlags): { project?: string; modulepath: ReadonlyArray<string>; timeoutSeconds?: number } => ({
   ...(o.project !== undefined ? { project: o.project } : {}),

@@ -141,20 +141,14 @@ const stateOption = new Option('--state-dir <dir>', `state directory for the loc
 
 /** `plait plan`. */
 export const registerPlan = (program: Command): void => {
-  program
+  const command = program
     .command('plan')
     .description('observe the machine and show what applying the manifest would change; never changes anything')
     .argument('<manifest>', 'the manifest (CCM YAML format)')
     .option('--out <file>', 'save the plan to this file for review and a later `plait apply`')
     .addOption(rootOption)
     .addOption(stateOption)
-    .addOption(Options.facts())
-    .addOption(Options.fact())
-    .addOption(Options.hiera())
-    .addOption(Options.providerPath())
-    .addOption(Options.project())
-    .addOption(Options.modulepath())
-    .addOption(Options.pluginTimeout())
+  Options.manifestInputs(command)
     .addOption(Options.now())
     .option('--json', 'print the plan as JSON (the plan file format)')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
@@ -242,19 +236,13 @@ const checkExpected = async (target: string, expect: string): Promise<Plan.Plan>
 
 /** `plait apply`. */
 export const registerApply = (program: Command): void => {
-  program
+  const command = program
     .command('apply')
     .description('apply a saved plan (refused if tampered or stale), or plan and apply a manifest in one go')
     .argument('<target>', 'a plan file, or a manifest')
     .addOption(rootOption)
     .addOption(stateOption)
-    .addOption(Options.facts())
-    .addOption(Options.fact())
-    .addOption(Options.hiera())
-    .addOption(Options.providerPath())
-    .addOption(Options.project())
-    .addOption(Options.modulepath())
-    .addOption(Options.pluginTimeout())
+  Options.manifestInputs(command)
     .addOption(Options.now())
     .option('--atomic', 'roll back every reversible step of the run when any resource fails')
     .option('--noop', 'run every check of apply and change nothing')
