@@ -1,5 +1,5 @@
-// exit: how a command of main.ts's own (plan, show, apply) ends with a status: it throws Exit, and
-// main turns it into the process's exit status.
+// exit: how plan, show and apply (planApply.ts) end with a status: they throw Exit, and main.ts
+// turns it into the process's exit status.
 
 /** Exit codes: 0 success (no changes with --detailed-exitcode), 1 error, 2 changes present. */
 export const EXIT_ERROR = 1

@@ -19,21 +19,23 @@ const program = new Command()
   .configureOutput({ writeErr: err, writeOut: out })
   .showHelpAfterError()
 
+/** One of planApply's commands, which share that module. */
+const fromPlanApply =
+  (name: 'registerPlan' | 'registerShow' | 'registerApply') =>
+  async (): Promise<{ readonly register: (program: Command) => void }> => ({ register: (await import('./planApply.js'))[name] })
+
 /**
  * The commands, in the order the help lists them (by name; a module may register more than one),
  * each loaded and registered only when the command line needs it (registerFor): a start runs at
  * most one, and `--version` none, so it does not set up the modules of the others, nor have
  * commander make their options.
  */
-const onDemand: ReadonlyArray<{ readonly names: ReadonlyArray<string>; readonly load: () => Promise<{ readonly register: (program: Command) => void }> }> = [
-  { names: ['plan'], load: async () => ({ register: (await import('./planApply.js')).registerPlan }) },
-  { names: ['show'], load: async () => ({ register: (await import('./planApply.js')).registerShow }) },
-  { names: ['apply'], load: async () => ({ register: (await import('./planApply.js')).registerApply }) },
+const onDemand: ReadonlyArray<{ readonly names: ReadonlyArray<string>; readonly load: () => Promise<{ readonly register: (program: Command) => unknown }> }> = [
+  { names: ['plan'], load: fromPlanApply('registerPlan') },
+  { names: ['show'], load: fromPlanApply('registerShow') },
+  { names: ['apply'], load: fromPlanApply('registerApply') },
   { names: ['validate', 'compile'], load: () => import('./compileCommands.js') },
-  { names: ['facts'], load: async () => {
-      const Facts = await import('./facts.js')
-      return { register: (p: Command) => void Facts.register(p) }
-    } },
+  { names: ['facts'], load: () => import('./facts.js') },
   { names: ['check'], load: () => import('./check.js') },
   { names: ['ensure', 'status'], load: () => import('./ensure.js') },
   { names: ['session'], load: () => import('./session.js') },

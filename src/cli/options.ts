@@ -59,13 +59,13 @@ export interface PluginFlags {
   readonly pluginTimeout?: number
 }
 
-
 /**
  * The options of a command that plans a manifest on this host (plan, apply, check): where its facts,
  * data and plugins come from, in the order the help lists them.
  */
 export const manifestInputs = (c: Command): Command =>
   c.addOption(facts()).addOption(fact()).addOption(hiera()).addOption(providerPath()).addOption(project()).addOption(modulepath()).addOption(pluginTimeout())
+
 /** The flags of plugin references as the pipeline's options. */
 export const plugins = (o: PluginFlags): { project?: string; modulepath: ReadonlyArray<string>; timeoutSeconds?: number } => ({
   ...(o.project !== undefined ? { project: o.project } : {}),

@@ -25,17 +25,29 @@ export const mapStack = (stack: string, file: string, lookup: Lookup, source: (n
     return e.originalSource === undefined || e.originalLine === undefined || e.originalColumn === undefined ? frame : `${source(e.originalSource)}:${e.originalLine + 1}:${e.originalColumn + 1}`
   })
 
+/** Source maps read, by the file they map (a provider test may report many failures; the map is megabytes). */
+const lookups = new Map<string, Lookup | undefined>()
+
+const lookupOf = (file: string): Lookup | undefined => {
+  if (!lookups.has(file)) {
+    let lookup: Lookup | undefined
+    try {
+      lookup = new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0])
+    } catch {
+      lookup = undefined
+    }
+    lookups.set(file, lookup)
+  }
+  return lookups.get(file)
+}
+
 /**
  * The stack mapped through `file`'s source map (`FILE.map`, as the bundle's link names it), its
  * sources given as absolute paths; the stack as it is when there is no readable map.
  */
 export const readable = (stack: string, file: string): string => {
-  let lookup: Lookup
-  try {
-    lookup = new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0])
-  } catch {
-    return stack
-  }
+  const lookup = lookupOf(file)
+  if (lookup === undefined) return stack
   const dir = nodePath.dirname(file)
   return mapStack(stack, file, lookup, (name) => nodePath.resolve(dir, name))
 }

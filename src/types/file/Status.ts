@@ -121,11 +121,13 @@ const accessors: PropertyDescriptorMap = { summary: { get: summaryOf, enumerable
  * saving the plan, or applying it, reads both. Every read gives what `summary` and `digest` give,
  * and a copy (`{ ...r }`, JSON) has them as plain strings.
  */
+const withoutContent = ({ content: _content, ...rest }: Extract<FileStatus, { _tag: 'File' }>): FileStatus => rest
+
 export const observed = (status: FileStatus, accounts: Accounts): Plan.Observed => {
   // The source is not enumerable: no copy, comparison or serialization of the record sees it. It
   // lives as long as the plan, so a changed file's old bytes (kept for its diff, up to the diff
   // limit) are not kept in it: neither the summary nor the digest reads them.
-  const kept = status._tag === 'File' && status.content !== undefined ? { _tag: status._tag, uid: status.uid, gid: status.gid, mode: status.mode, size: status.size, sha256: status.sha256 } : status
+  const kept = status._tag === 'File' && status.content !== undefined ? withoutContent(status) : status
   const record = Object.defineProperty({}, source, { value: { status: kept, accounts } })
   return Object.defineProperties(record, accessors) as unknown as Plan.Observed
 }
