@@ -1,8 +1,9 @@
 // Env: what an expression can see, and what evaluating it read (the types Evaluate and the CCM
-// functions share; in a module of their own so that neither imports the other).
+// functions share; in a module of their own so that neither imports the other), and how an
+// environment is made from plain data.
 import type * as E from 'fp-ts/lib/Either.js'
 import type * as Check from './Check.js'
-import type * as Value from './Value.js'
+import * as Value from './Value.js'
 
 export type Root = 'facts' | 'data' | 'environ'
 
@@ -39,4 +40,29 @@ export interface Reads {
   /** Cleaned relative paths given to readFile, sorted. */
   readonly files: ReadonlyArray<string>
   readonly clock: boolean
+}
+
+/** Builds an environment from plain data (parsed YAML or JSON), see Value.fromJS. */
+export const env = (input: {
+  readonly mode?: Check.Mode
+  readonly facts?: unknown
+  readonly data?: unknown
+  readonly environ?: Readonly<Record<string, string>>
+  readonly now?: Value.Time
+  readonly readFile?: (path: string) => E.Either<string, string>
+  readonly extra?: Extra
+}): Env => {
+  const asMap = (x: unknown): Value.ValueMap => {
+    const v = Value.fromJS(x)
+    return Value.isMap(v) ? v : Value.map([])
+  }
+  return {
+    mode: input.mode ?? 'manifest',
+    facts: asMap(input.facts),
+    data: asMap(input.data),
+    environ: asMap(input.environ),
+    ...(input.now !== undefined ? { now: input.now } : {}),
+    ...(input.readFile !== undefined ? { readFile: input.readFile } : {}),
+    ...(input.extra !== undefined ? { extra: input.extra } : {}),
+  }
 }

@@ -7,12 +7,12 @@ import * as Ast from './Ast.js'
 import type { Node } from './Ast.js'
 import * as Builtins from './Builtins.js'
 import * as Ccm from './Ccm.js'
-import * as Check from './Check.js'
 import * as Checked from './Checked.js'
 import * as ExprError from './ExprError.js'
 import * as Operators from './Operators.js'
 import * as Predicates from './Predicates.js'
 import * as TemplateSyntax from './TemplateSyntax.js'
+import { State, type R } from './EvalState.js'
 import * as Value from './Value.js'
 
 // model
@@ -20,6 +20,7 @@ import * as Value from './Value.js'
 import type { Env, Extra, Read, Reads, Root } from './Env.js'
 
 export type { Env, Extra, Read, Reads, Root }
+export { env } from './Env.js'
 
 export interface Outcome {
   readonly value: Value.Value
@@ -28,33 +29,6 @@ export interface Outcome {
 
 /** How deeply `template()` may nest. */
 export const maxTemplateDepth = 8
-
-// constructors
-
-/** Builds an environment from plain data (parsed YAML or JSON), see Value.fromJS. */
-export const env = (input: {
-  readonly mode?: Check.Mode
-  readonly facts?: unknown
-  readonly data?: unknown
-  readonly environ?: Readonly<Record<string, string>>
-  readonly now?: Value.Time
-  readonly readFile?: (path: string) => E.Either<string, string>
-  readonly extra?: Extra
-}): Env => {
-  const asMap = (x: unknown): Value.ValueMap => {
-    const v = Value.fromJS(x)
-    return Value.isMap(v) ? v : Value.map([])
-  }
-  return {
-    mode: input.mode ?? 'manifest',
-    facts: asMap(input.facts),
-    data: asMap(input.data),
-    environ: asMap(input.environ),
-    ...(input.now !== undefined ? { now: input.now } : {}),
-    ...(input.readFile !== undefined ? { readFile: input.readFile } : {}),
-    ...(input.extra !== undefined ? { extra: input.extra } : {}),
-  }
-}
 
 // evaluation
 
@@ -67,60 +41,6 @@ const fail = (message: string, at: number): never => {
 }
 
 const orFail = <A>(r: E.Either<string, A>, at: number): A => (E.isLeft(r) ? fail(r.left, at) : r.right)
-
-interface Ref {
-  readonly root: Root
-  readonly path: ReadonlyArray<string>
-}
-
-/** An intermediate result: the value, where it came from (not yet recorded), and whether `?.` cut the chain. */
-interface R {
-  readonly value: Value.Value
-  readonly ref?: Ref
-  readonly shorted?: boolean
-}
-
-/** The mutable record of one evaluation; it never leaves this module. */
-class State implements Ccm.Recorder {
-  private readonly reads = new Map<string, Read>()
-  /** The files read, made at the first (most evaluations read none). */
-  private files: Set<string> | undefined
-  private clock = false
-  depth = 0
-  /** Nodes evaluated so far (see Budget.maxSteps). */
-  steps = 0
-  /** The elements the enclosing predicates are at, innermost last (what `#`, `#index`, `#acc` read). */
-  readonly scopes: Array<{ readonly item: Value.Value; readonly index: number; readonly acc?: Value.Value }> = []
-
-  constructor(readonly env: Env) {}
-
-  // Methods, not arrow functions in fields: a template renders its holes with a State each, and
-  // every caller calls them on the state (Ccm.Recorder), so no closures need making per State.
-  record(ref: Ref): void {
-    this.reads.set(`${ref.root}\u0000${ref.path.join('\u0000')}`, { root: ref.root, path: ref.path })
-  }
-
-  readFile(path: string): void {
-    this.files ??= new Set()
-    this.files.add(path)
-  }
-
-  readClock(): void {
-    this.clock = true
-  }
-
-  /** Records where a value came from and returns the value: it has been used. */
-  use(r: R): Value.Value {
-    if (r.ref !== undefined) this.record(r.ref)
-    return r.value
-  }
-
-  result(): Reads {
-    // most evaluations read one value and no file: no arrays to sort then
-    const values = this.reads.size <= 1 ? [...this.reads.values()] : [...this.reads.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)
-    return { values, files: this.files === undefined ? [] : [...this.files].sort(), clock: this.clock }
-  }
-}
 
 /** Type-checks and evaluates a tree. */
 export const evaluate = (node: Node, environment: Env): E.Either<ExprError.ExprError, Outcome> => {
