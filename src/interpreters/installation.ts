@@ -1,27 +1,47 @@
 // installation: where plait's own files are (package.json, lib/), found from a module's URL by
 // walking up to the directory that holds plait's package.json. The answer is the same from tsc's
 // module tree (dist/interpreters/libral/discover.js), from the bundled command (dist/bin/plait.cjs)
-// and from the sources under test (src/...), whatever depth the module sits at.
+// and from the sources under test (src/...), whatever depth the module sits at. It is looked up
+// once per directory a process asks from: the bundled command asks from one directory, for its
+// version and its lib/ paths, and reads package.json once.
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-/** The directory of the installed plait package, from the URL of any module of it. */
-export const packageDir = (moduleUrl: string): string => {
+interface Package {
+  readonly dir: string
+  readonly version: string
+}
+
+const found = new Map<string, Package>()
+
+const lookup = (moduleUrl: string): Package => {
   const start = nodePath.dirname(fileURLToPath(moduleUrl))
+  const known = found.get(start)
+  if (known !== undefined) return known
   for (let dir = start; ; dir = nodePath.dirname(dir)) {
-    if (isPlait(nodePath.join(dir, 'package.json'))) return dir
+    const version = plaitVersion(nodePath.join(dir, 'package.json'))
+    if (version !== undefined) {
+      const p = { dir, version }
+      found.set(start, p)
+      return p
+    }
     if (nodePath.dirname(dir) === dir) throw new Error(`invariant: no package.json of plait above ${start}`)
   }
 }
 
-/** The version of the installed plait package. */
-export const version = (moduleUrl: string): string => (JSON.parse(readFileSync(nodePath.join(packageDir(moduleUrl), 'package.json'), 'utf8')) as { version: string }).version
+/** The directory of the installed plait package, from the URL of any module of it. */
+export const packageDir = (moduleUrl: string): string => lookup(moduleUrl).dir
 
-const isPlait = (file: string): boolean => {
+/** The version of the installed plait package. */
+export const version = (moduleUrl: string): string => lookup(moduleUrl).version
+
+/** The version a package.json gives, when it is plait's (undefined: not there, not JSON, another package's). */
+const plaitVersion = (file: string): string | undefined => {
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'plait'
+    const json = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown }
+    return json.name === 'plait' && typeof json.version === 'string' ? json.version : undefined
   } catch {
-    return false
+    return undefined
   }
 }
