@@ -4,7 +4,7 @@ import { Command, Option } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import type * as Plan from '../core/Plan.js'
-import * as Apply from '../executor/apply.js'
+import { batchSize, defaultStateDir, type Options as ApplyOptions } from '../executor/Options.js'
 import * as Recover from '../executor/recover.js'
 import * as ReportM from '../executor/Report.js'
 import type { Machine } from '../interpreters/Machine.js'
@@ -72,7 +72,7 @@ const machineFor = async (o: MachineOptions): Promise<Machine> => {
   return Posix.make(root.right === '/' ? {} : { root: root.right })
 }
 
-const stateDirOf = (o: MachineOptions): string => o.stateDir ?? process.env['PLAIT_STATE_DIR'] ?? Apply.defaultStateDir
+const stateDirOf = (o: MachineOptions): string => o.stateDir ?? process.env['PLAIT_STATE_DIR'] ?? defaultStateDir
 
 const notePending = async (machine: Machine, stateDir: string): Promise<void> => {
   const run = await Recover.inspect(machine, stateDir)
@@ -100,13 +100,13 @@ const crashHook = (): ((seq: number) => void) | undefined => {
 const say = (json: boolean | undefined, text: string): void => (json === true ? err : out)(text.endsWith('\n') ? text : text + '\n')
 
 /** The executor's options of a command line. */
-const applyOptions = (o: MachineOptions & Options.PluginFlags & { atomic?: boolean; noop?: boolean; json?: boolean; force?: boolean }, session: () => Promise<Session>, postMessage: (m: string | undefined) => void): Apply.Options => {
+const applyOptions = (o: MachineOptions & Options.PluginFlags & { atomic?: boolean; noop?: boolean; json?: boolean; force?: boolean }, session: () => Promise<Session>, postMessage: (m: string | undefined) => void): ApplyOptions => {
   const hook = crashHook()
   return {
     stateDir: stateDirOf(o),
     atomic: o.atomic === true,
     noop: o.noop === true,
-    batch: Apply.batchSize,
+    batch: batchSize,
     libral: session,
     ...(o.force === true || o.pluginTimeout !== undefined ? { holo: { ...(o.force === true ? { force: true } : {}), ...(o.pluginTimeout !== undefined ? { timeoutSeconds: o.pluginTimeout } : {}) } } : {}),
     onRecovered: (undone) => say(o.json, `${undone.map((x) => `recovered: ${Terminal.field(x)}`).join('\n')}\n${o.json === true ? '' : '\n'}`),
@@ -137,7 +137,7 @@ const factSource = (o: { facts?: string; fact?: string[]; hiera?: string; now?: 
   ...(o.hiera !== undefined ? { hiera: o.hiera } : {}),
   assignments: o.fact ?? [],
 })
-const stateOption = new Option('--state-dir <dir>', `state directory for the lock and journal, a machine path (default ${Apply.defaultStateDir}, or $PLAIT_STATE_DIR)`)
+const stateOption = new Option('--state-dir <dir>', `state directory for the lock and journal, a machine path (default ${defaultStateDir}, or $PLAIT_STATE_DIR)`)
 
 /** `plait plan`. */
 export const registerPlan = (program: Command): void => {
@@ -255,6 +255,8 @@ export const registerApply = (program: Command): void => {
     .option('--no-prepare', "skip the Bolt project's puppet_library hook")
     .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string; force?: boolean; policy?: string; override?: string[]; prepare?: boolean }) => {
       if (o.override !== undefined && o.policy === undefined) fail([Diagnostic.make('Validation', '--override applies with --policy only')])
+      // The executor is loaded by the command that runs it: `plan` and `show` never set up its modules.
+      const Apply = await import('../executor/apply.js')
       const approved = o.expect !== undefined ? await checkExpected(target, o.expect) : undefined
       if (o.prepare === true && o.noop === true) fail([Diagnostic.make('Validation', '--prepare installs what the apply needs, and --noop changes nothing; give one')])
       const prepared = o.noop === true || o.prepare === false ? undefined : orFail(await boltPrepare({ ...Options.plugins(o), required: o.prepare === true }))

@@ -58,3 +58,6 @@ export interface Options {
 
 /** The batch size `plait apply` uses: large enough that a batch's fsyncs are few, small enough to bound what a crash leaves to settle. */
 export const batchSize = 4096
+
+/** The default state directory. */
+export const defaultStateDir = '/var/lib/plait'

@@ -16,10 +16,7 @@ import * as Stale from './stale.js'
 import * as Writer from './writer.js'
 
 export type { Options } from './Options.js'
-export { batchSize } from './Options.js'
-
-/** The default state directory. */
-export const defaultStateDir = '/var/lib/plait'
+export { batchSize, defaultStateDir } from './Options.js'
 
 const rootCheck = (plan: Plan.Plan, machine: Machine): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan> =>
   plan.root === machine.root
