@@ -10,8 +10,13 @@
 // a pipe Node's would load its network and stream modules first, some 6 ms of a 35 ms start. Where
 // a descriptor cannot take a write at once (EAGAIN: a non-blocking pipe that is full) or fails
 // otherwise, that write and every later one to it go through Node's stream, which queues and
-// reports as before; a reader that stopped early (EPIPE: `plait plan m.yaml | head`) ends the
-// process quietly, with the status it had.
+// reports as before.
+//
+// A reader that stopped early (EPIPE: `plait apply m.yaml | head`) never stops the command: what
+// was to go to that descriptor from then on is dropped, and the command goes on to its end and its
+// exit status. An apply cut short by its output would leave its run half done, and one stopped
+// while printing its plan would exit 0 having changed nothing; a plan with --detailed-exitcode
+// would exit 0, "no changes", whatever it found.
 import { fstatSync, writeSync } from 'node:fs'
 import * as Colour from './Colour.js'
 import * as Terminal from '../core/Terminal.js'
@@ -21,16 +26,16 @@ type Fd = 1 | 2
 /** Node's stream of a descriptor, once a write has gone through it (then every later one does). */
 const streams: { [fd in Fd]?: NodeJS.WriteStream } = {}
 
-/** A reader that stops early is not an error: the process ends with the status it has. */
-const closedEarly = (): never => process.exit(process.exitCode ?? 0)
+/** The descriptors whose reader has gone: nothing more is written to them. */
+const gone: { [fd in Fd]?: true } = {}
 
 const streamOf = (fd: Fd): NodeJS.WriteStream => {
   let s = streams[fd]
   if (s === undefined) {
     s = fd === 1 ? process.stdout : process.stderr
     s.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') closedEarly()
-      throw e
+      if (e.code !== 'EPIPE') throw e
+      gone[fd] = true
     })
     streams[fd] = s
   }
@@ -39,6 +44,7 @@ const streamOf = (fd: Fd): NodeJS.WriteStream => {
 
 /** Writes all of `text` to descriptor `fd` (see the head of this module). */
 const write = (fd: Fd, text: string): void => {
+  if (gone[fd] === true) return
   const s = streams[fd]
   if (s !== undefined) {
     s.write(text)
@@ -50,7 +56,10 @@ const write = (fd: Fd, text: string): void => {
     try {
       at += writeSync(fd, bytes, at)
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EPIPE') closedEarly()
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') {
+        gone[fd] = true
+        return
+      }
       streamOf(fd).write(bytes.subarray(at))
       return
     }

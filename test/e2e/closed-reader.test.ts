@@ -1,0 +1,71 @@
+// e2e: a reader that stops early (`plait apply m.yaml | head`) never stops a command: what was to
+// go to its pipe is dropped, and the command runs to its end and its own exit status. Real pipes:
+// bash runs the built binary into `head`, which has gone before plait writes (it reads nothing) or
+// goes after the first line of a plan larger than a pipe holds.
+import { spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { binary, cleanup, ensureBuilt, plait, read, sandbox, show, type Run } from './helpers.js'
+
+beforeAll(ensureBuilt)
+afterAll(cleanup)
+
+/** Runs plait with its stdout piped into `reader` (a shell command); plait's own exit status, and its stderr. */
+const piped = (args: ReadonlyArray<string>, reader: string): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const env = { ...process.env }
+    for (const k of ['PLAIT_CRASH_AT_STEP', 'PLAIT_STATE_DIR', 'PLAIT_DEBUG', 'FORCE_COLOR', 'NO_COLOR']) delete env[k]
+    const child = spawn('bash', ['-c', `"$@" | ${reader}; exit "\${PIPESTATUS[0]}"`, 'bash', process.execPath, binary, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
+  })
+
+/** A manifest of `n` files in one directory, each line of its plan some 60 bytes. */
+const manyFiles = (n: number): string =>
+  `ccm:\n  resources:\n    - file:\n        - defaults: {owner: "${process.geteuid!()}", group: "${process.getegid!()}", mode: "0644"}\n        - /srv/out:\n            ensure: directory\n            mode: "0755"\n${Array.from({ length: n }, (_, i) => `        - /srv/out/file-${String(i).padStart(5, '0')}.conf: {content: "line ${i}\\n"}\n`).join('')}`
+
+describe('a reader that stops early', () => {
+  it('does not stop an apply while it prints its plan: every file is written, and the apply exits 0', async () => {
+    const box = sandbox()
+    // 3,000 files: the plan printed first is far more than a pipe holds, and head goes after one line
+    const manifest = box.manifest(manyFiles(3000))
+    const r = await piped(['apply', manifest, '--root', box.root], 'head -n 1 >/dev/null')
+    expect(r.code, show(r)).toBe(0)
+    expect(r.stderr, show(r)).toBe('')
+    expect(fs.readdirSync(box.at('/srv/out')).length).toBe(3000)
+    expect(read(box.at('/srv/out/file-02999.conf'))).toBe('line 2999\n')
+    // nothing left half done: the next plan finds everything in place, and no unfinished run
+    const again = await plait(['plan', manifest, '--root', box.root, '--detailed-exitcode'])
+    expect(again.code, show(again)).toBe(0)
+    expect(again.stderr).toBe('')
+  })
+
+  it('does not stop an apply whose reader went before its first write, and its report is dropped', async () => {
+    const box = sandbox()
+    const manifest = box.manifest(manyFiles(20))
+    const r = await piped(['apply', manifest, '--root', box.root], 'head -c 0')
+    expect(r.code, show(r)).toBe(0)
+    expect(fs.readdirSync(box.at('/srv/out')).length).toBe(20)
+  })
+
+  it('leaves a plan its exit status: --detailed-exitcode still says 2 when there are changes', async () => {
+    const box = sandbox()
+    const manifest = box.manifest(manyFiles(3000))
+    const changes = await piped(['plan', manifest, '--root', box.root, '--detailed-exitcode'], 'head -n 1 >/dev/null')
+    expect(changes.code, show(changes)).toBe(2)
+    expect(changes.stderr, show(changes)).toBe('')
+    const none = await piped(['plan', box.manifest('ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n', 'empty.yaml'), '--root', box.root, '--detailed-exitcode'], 'head -c 0')
+    expect(none.code, show(none)).toBe(0)
+  })
+
+  it('leaves a failed plan its exit status 1, its diagnostics still on stderr', async () => {
+    const box = sandbox()
+    const r = await piped(['plan', box.manifest('ccm:\n  resources:\n    - file:\n        - relative/path: {}\n', 'bad.yaml'), '--root', box.root], 'head -c 0')
+    expect(r.code, show(r)).toBe(1)
+    expect(r.stderr).toMatch(/bad\.yaml:4:/)
+  })
+})
