@@ -37,7 +37,7 @@ export async function benchLibral(repo, dir, { n = 500, changed = 25, timed, med
   const timing = libralWorkload(join(dir, 'cli'), n, changed)
   const cli = []
   for (let r = 0; r < runs; r++) {
-    const res = await timed(process.execPath, [join(repo, 'dist', 'bin', 'plait.js'), 'plan', timing.manifest, '--root', timing.root])
+    const res = await timed(process.execPath, [join(repo, 'dist', 'bin', 'plait.js'), 'plan', timing.manifest, '--root', timing.root], { hook: false })
     if (!res.stdout.includes(`Plan: 0 to create, ${changed} to change, 0 to delete, ${n - changed} unchanged.`)) throw new Error(`libral bench: unexpected plan\n${res.stdout.slice(-500)}`)
     cli.push(res.ms)
   }

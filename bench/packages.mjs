@@ -34,7 +34,7 @@ export async function benchPackages(plait, work, { timed, median, runs }) {
   const counts = []
   for (let i = 0; i < runs; i++) {
     rmSync(log, { force: true })
-    const r = await timed(process.execPath, [plait, 'plan', manifest, '--root', root], { env })
+    const r = await timed(process.execPath, [plait, 'plan', manifest, '--root', root], { env, hook: false })
     if (!r.stdout.includes(`Plan: 0 to create, 0 to change, 0 to delete, ${PACKAGES} unchanged.`)) throw new Error(`plan of ${PACKAGES} packages: unexpected output\n${r.stdout.slice(-1500)}\n${r.stderr.slice(0, 1500)}`)
     ms.push(r.ms)
     counts.push(readFileSync(log, 'utf8').trim().split('\n'))
