@@ -184,7 +184,8 @@ const progress = (s) => process.stderr.write(`  · ${s}\n`)
  * untimed round. Where NODE_EXTRA_CA_CERTS is set, the same three again without it in each round.
  */
 async function benchStartup() {
-  const runs = Math.max(1, Number(argv['startup-runs']))
+  const runs = Number(argv['startup-runs'])
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`bench: --startup-runs ${argv['startup-runs']}: expected a whole number of rounds, 1 or more`)
   const dir = mkdtempSync(join(work, 'startup-'))
   const manifest = join(dir, 'empty.yaml')
   writeFileSync(manifest, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
@@ -253,17 +254,17 @@ async function benchSize(n) {
   const s = {
     node: new Series('node -e 0 (Node start-up)'),
     planCreate: new Series('plan, empty root (all to create)'),
-    planOut: new Series('plan --out, empty root'),
-    apply: new Series('apply plan.json'),
+    planOut: new Series('plan --out, empty root (hooked)'),
+    apply: new Series('apply plan.json (hooked)'),
     planUnchanged: new Series('plan, unchanged (headline)'),
     ...Object.fromEntries(otherStyles.map((st) => [`style-${st}`, new Series(`plan, unchanged, ${st} style`)])),
     floorSync: new Series('floor: sync'),
     floorSeq: new Series('floor: async sequential'),
     floorPool: new Series('floor: async pool of 32'),
     floorParse: new Series('floor: sync + manifest parsed'),
-    writeSync: new Series('write floor: sync'),
-    writeSeq: new Series('write floor: async sequential'),
-    writePool: new Series('write floor: async pool of 32'),
+    writeSync: new Series('write floor: sync (hooked)'),
+    writeSeq: new Series('write floor: async sequential (hooked)'),
+    writePool: new Series('write floor: async pool of 32 (hooked)'),
     ...(extraCerts
       ? {
           nodeClean: new Series('node -e 0, without NODE_EXTRA_CA_CERTS'),
@@ -307,7 +308,7 @@ async function benchSize(n) {
     s.writePool.add(await floorWrite('pool', i))
   }
 
-  // 3. plan of the unchanged files, interleaved with the floor and the start-up baselines so that
+  // 3. plan of the unchanged files, interleaved with the floors and `node -e 0` so that
   // any drift of the machine touches them all alike. One untimed warm-up round first.
   progress('plan unchanged vs floor')
   const floorArgs = (mode) => [floorScript, '--root', applied, '--list', list, '--manifest', manifest, '--mode', mode]

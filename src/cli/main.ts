@@ -81,7 +81,11 @@ const main = async (): Promise<number> => {
 }
 
 // No top-level await: the bundled command is a script (scripts/bundle.mjs), which has none.
-void main().then((code) => {
+void main().then((status) => {
+  // output nobody chose to lose (not a reader's stopping early): said on the other stream, and exit 1
+  const lost = Streams.lostOutput()
+  if (lost !== undefined) err(`error: ${lost}: the rest of the output was lost; the command ran to its end\n`)
+  const code = lost !== undefined ? EXIT_ERROR : status
   process.exitCode = code
   // Every command has finished its work: once stdout and stderr have handed all they were given to
   // the system, exit at once rather than have Node dispose of the heap page by page (some 10 ms

@@ -8,35 +8,49 @@
 // The text is written straight to file descriptors 1 and 2 (writeSync), as Node's own streams
 // write to pipes, files and terminals on Linux (synchronously), without making those streams: for
 // a pipe Node's would load its network and stream modules first, some 6 ms of a 35 ms start. Where
-// a descriptor cannot take a write at once (EAGAIN: a non-blocking pipe that is full) or fails
-// otherwise, that write and every later one to it go through Node's stream, which queues and
-// reports as before.
+// a descriptor cannot take a write at once (EAGAIN: a non-blocking pipe that is full), that write
+// and every later one to it go through Node's stream, which queues them.
 //
-// A reader that stopped early (EPIPE: `plait apply m.yaml | head`) never stops the command: what
-// was to go to that descriptor from then on is dropped, and the command goes on to its end and its
-// exit status. An apply cut short by its output would leave its run half done, and one stopped
-// while printing its plan would exit 0 having changed nothing; a plan with --detailed-exitcode
-// would exit 0, "no changes", whatever it found.
+// A descriptor that cannot be written any more never stops the command: what was to go to it from
+// then on is dropped, and the command goes on to its end. An apply cut short by its output would
+// leave its run half done, and one stopped while printing its plan would have changed nothing.
+// A reader that stopped early (EPIPE: `plait apply m.yaml | head`) chose to: the command exits with
+// its own status (a plan with --detailed-exitcode still says 2 when there are changes). Any other
+// failure (ENOSPC: stdout redirected to a full disk; EIO) lost output nobody chose to lose: main
+// says so on the other stream and exits 1 (lostOutput).
 import { fstatSync, writeSync } from 'node:fs'
 import * as Colour from './Colour.js'
 import * as Terminal from '../core/Terminal.js'
+import { EXIT_ERROR } from './exit.js'
 
 type Fd = 1 | 2
 
 /** Node's stream of a descriptor, once a write has gone through it (then every later one does). */
 const streams: { [fd in Fd]?: NodeJS.WriteStream } = {}
 
-/** The descriptors whose reader has gone: nothing more is written to them. */
+/** The descriptors that failed a write: nothing more is written to them. */
 const gone: { [fd in Fd]?: true } = {}
+
+/** The first write that failed other than by its reader going away (EPIPE). */
+let lost: { readonly fd: Fd; readonly code: string } | undefined
+
+const failed = (fd: Fd, e: unknown): void => {
+  gone[fd] = true
+  const code = (e as NodeJS.ErrnoException | undefined)?.code ?? 'EIO'
+  if (code === 'EPIPE') return
+  lost ??= { fd, code }
+  // a write queued in Node's stream may fail after main has set the status: it is an error all the same
+  process.exitCode = EXIT_ERROR
+}
+
+/** What output was lost to a failed write other than a reader's going away (the command then exits 1), if any. */
+export const lostOutput = (): string | undefined => (lost === undefined ? undefined : `${lost.fd === 1 ? 'standard output' : 'standard error'} failed (${lost.code})`)
 
 const streamOf = (fd: Fd): NodeJS.WriteStream => {
   let s = streams[fd]
   if (s === undefined) {
     s = fd === 1 ? process.stdout : process.stderr
-    s.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e
-      gone[fd] = true
-    })
+    s.on('error', (e: NodeJS.ErrnoException) => failed(fd, e))
     streams[fd] = s
   }
   return s
@@ -56,8 +70,8 @@ const write = (fd: Fd, text: string): void => {
     try {
       at += writeSync(fd, bytes, at)
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EPIPE') {
-        gone[fd] = true
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') {
+        failed(fd, e)
         return
       }
       streamOf(fd).write(bytes.subarray(at))

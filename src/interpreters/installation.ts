@@ -3,7 +3,9 @@
 // module tree (dist/interpreters/libral/discover.js), from the bundled command (dist/bin/plait.cjs)
 // and from the sources under test (src/...), whatever depth the module sits at. It is looked up
 // once per directory a process asks from: the bundled command asks from one directory, for its
-// version and its lib/ paths, and reads package.json once.
+// version and its lib/ paths, and reads package.json once. What is kept is where plait itself is
+// installed, a host path that the process runs from, never a path of the machine it manages: it
+// is not one of the resolved paths that may change under a run.
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,7 +28,7 @@ const lookup = (moduleUrl: string): Package => {
       found.set(start, p)
       return p
     }
-    if (nodePath.dirname(dir) === dir) throw new Error(`invariant: no package.json of plait above ${start}`)
+    if (nodePath.dirname(dir) === dir) throw new Error(`invariant: no package.json of plait, with a version, above ${start}`)
   }
 }
 

@@ -1,6 +1,7 @@
 // streams: plait writes its output straight to descriptors 1 and 2, not through Node's streams. It
-// tells a terminal as isatty does, a reader that stops early ends it quietly, a full non-blocking
-// pipe loses nothing, and output reaches a slow reader whole before plait exits.
+// tells a terminal as isatty does, a reader that stops early leaves the command its exit status
+// (closed-reader.test.ts has the apply's side), a full non-blocking pipe loses nothing, and output
+// reaches a slow reader whole before plait exits.
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -58,10 +59,18 @@ describe('the output of a command', () => {
     return { manifest: s.manifest(`ccm:\n  resources:\n    - file:\n${files}`), root: s.root }
   }
 
-  it('ends quietly, with the status it had, when the reader stops early (plait plan | head)', () => {
+  /** Makes stdout non-blocking before plait starts (as a parent sharing it may leave it): a write the full pipe refuses (EAGAIN) goes through Node's stream. */
+  const nonBlocking = `import fcntl, os, sys
+fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_NONBLOCK)
+os.execv(sys.argv[1], sys.argv[1:])`
+
+  it('keeps its exit status when the reader stops early (plait plan --detailed-exitcode | head), written directly or through the stream', () => {
     const { manifest, root } = big()
-    const r = spawnSync('bash', ['-c', `"$@" | head -c 100 >/dev/null; echo "status \${PIPESTATUS[0]}" >&2`, 'bash', process.execPath, binary, 'plan', manifest, '--root', root], { encoding: 'utf8' })
-    expect(r.stderr).toBe('status 0\n')
+    const direct = spawnSync('bash', ['-c', `"$@" | head -c 100 >/dev/null; echo "status \${PIPESTATUS[0]}" >&2`, 'bash', process.execPath, binary, 'plan', manifest, '--root', root, '--detailed-exitcode'], { encoding: 'utf8' })
+    expect(direct.stderr).toBe('status 2\n')
+    // non-blocking: the pipe fills (EAGAIN), the rest is queued in Node's stream, and the reader goes (EPIPE there)
+    const queued = spawnSync('bash', ['-c', `python3 -c "$0" "$@" | head -c 100 >/dev/null; echo "status \${PIPESTATUS[0]}" >&2`, nonBlocking, process.execPath, binary, 'plan', manifest, '--root', root, '--detailed-exitcode'], { encoding: 'utf8' })
+    expect(queued.stderr).toBe('status 2\n')
   })
 
   it('reaches a slow reader whole: nothing is lost to a full pipe or to the early exit', () => {
@@ -73,11 +82,7 @@ describe('the output of a command', () => {
     const slow = spawnSync('bash', ['-c', `"$@" | (sleep 0.5; cat)`, 'bash', process.execPath, binary, 'plan', manifest, '--root', root], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
     expect(slow.status, slow.stderr).toBe(0)
     expect(slow.stdout).toBe(all.stdout)
-    // the same with stdout made non-blocking before plait starts (as a parent sharing it may leave
-    // it): a write the full pipe refuses (EAGAIN) goes through Node's stream, which waits
-    const nonBlocking = `import fcntl, os, sys
-fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_NONBLOCK)
-os.execv(sys.argv[1], sys.argv[1:])`
+    // the same with stdout made non-blocking: what the full pipe refuses goes through Node's stream, which waits
     const queued = spawnSync('bash', ['-c', `python3 -c "$0" "$@" | (sleep 0.5; cat)`, nonBlocking, process.execPath, binary, 'plan', manifest, '--root', root], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
     expect(queued.status, queued.stderr).toBe(0)
     expect(queued.stdout).toBe(all.stdout)

@@ -1,7 +1,9 @@
-// e2e: a reader that stops early (`plait apply m.yaml | head`) never stops a command: what was to
-// go to its pipe is dropped, and the command runs to its end and its own exit status. Real pipes:
-// bash runs the built binary into `head`, which has gone before plait writes (it reads nothing) or
-// goes after the first line of a plan larger than a pipe holds.
+// e2e: a descriptor that cannot be written any more never stops a command: what was to go to it is
+// dropped, and the command runs to its end. A reader that stops early (`plait apply m.yaml | head`)
+// leaves the command its own exit status; any other failure (stdout on a full disk: /dev/full,
+// ENOSPC) is said on stderr and exits 1. Real pipes: bash runs the built binary into `head`, which
+// has gone before plait writes (it reads nothing) or goes after the first line of a plan larger
+// than a pipe holds.
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,12 +12,12 @@ import { binary, cleanup, ensureBuilt, plait, read, sandbox, show, type Run } fr
 beforeAll(ensureBuilt)
 afterAll(cleanup)
 
-/** Runs plait with its stdout piped into `reader` (a shell command); plait's own exit status, and its stderr. */
-const piped = (args: ReadonlyArray<string>, reader: string): Promise<Run> =>
+/** Runs plait with its stdout (and its stderr, with `both`) piped into `reader` (a shell command); plait's own exit status. */
+const piped = (args: ReadonlyArray<string>, reader: string, both = false): Promise<Run> =>
   new Promise((resolve, reject) => {
     const env = { ...process.env }
     for (const k of ['PLAIT_CRASH_AT_STEP', 'PLAIT_STATE_DIR', 'PLAIT_DEBUG', 'FORCE_COLOR', 'NO_COLOR']) delete env[k]
-    const child = spawn('bash', ['-c', `"$@" | ${reader}; exit "\${PIPESTATUS[0]}"`, 'bash', process.execPath, binary, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn('bash', ['-c', `"$@" ${both ? '2>&1 ' : ''}| ${reader}; exit "\${PIPESTATUS[0]}"`, 'bash', process.execPath, binary, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
@@ -62,10 +64,43 @@ describe('a reader that stops early', () => {
     expect(none.code, show(none)).toBe(0)
   })
 
-  it('leaves a failed plan its exit status 1, its diagnostics still on stderr', async () => {
+  it('leaves a failed plan its exit status 1 when its diagnostics go to the closed pipe too (2>&1)', async () => {
     const box = sandbox()
-    const r = await piped(['plan', box.manifest('ccm:\n  resources:\n    - file:\n        - relative/path: {}\n', 'bad.yaml'), '--root', box.root], 'head -c 0')
+    const bad = box.manifest('ccm:\n  resources:\n    - file:\n        - relative/path: {}\n', 'bad.yaml')
+    const r = await piped(['plan', bad, '--root', box.root], 'head -c 0', true)
     expect(r.code, show(r)).toBe(1)
-    expect(r.stderr).toMatch(/bad\.yaml:4:/)
+    expect(r.stderr).toBe('')
+  })
+})
+
+describe.skipIf(!fs.existsSync('/dev/full'))('a descriptor that fails otherwise (stdout on a full disk: /dev/full)', () => {
+  /** Runs plait with its stdout on /dev/full, where every write fails with ENOSPC. */
+  const full = (args: ReadonlyArray<string>): Promise<Run> =>
+    new Promise((resolve, reject) => {
+      const out = fs.openSync('/dev/full', 'w')
+      const child = spawn(process.execPath, [binary, ...args], { stdio: ['ignore', out, 'pipe'] })
+      fs.closeSync(out)
+      let stderr = ''
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+      child.on('error', reject)
+      child.on('close', (code, signal) => resolve({ code, signal, stdout: '', stderr }))
+    })
+
+  it('does not stop an apply, and the apply exits 1 saying the output was lost', async () => {
+    const box = sandbox()
+    const manifest = box.manifest(manyFiles(200))
+    const r = await full(['apply', manifest, '--root', box.root])
+    expect(r.code, show(r)).toBe(1)
+    expect(r.stderr).toBe('error: standard output failed (ENOSPC): the rest of the output was lost; the command ran to its end\n')
+    expect(fs.readdirSync(box.at('/srv/out')).length).toBe(200)
+    const again = await plait(['plan', manifest, '--root', box.root, '--detailed-exitcode'])
+    expect(again.code, show(again)).toBe(0)
+  })
+
+  it('makes a plan exit 1, not 0 or 2: its output is not whole', async () => {
+    const box = sandbox()
+    const r = await full(['plan', box.manifest(manyFiles(20)), '--root', box.root, '--detailed-exitcode'])
+    expect(r.code, show(r)).toBe(1)
+    expect(r.stderr).toMatch(/^error: standard output failed \(ENOSPC\)/)
   })
 })
