@@ -7,24 +7,14 @@
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { binary, cleanup, ensureBuilt, plait, read, sandbox, show, type Run } from './helpers.js'
+import { binary, cleanup, collected, ensureBuilt, plait, read, runEnv, sandbox, show, type Run } from './helpers.js'
 
 beforeAll(ensureBuilt)
 afterAll(cleanup)
 
 /** Runs plait with its stdout (and its stderr, with `both`) piped into `reader` (a shell command); plait's own exit status. */
 const piped = (args: ReadonlyArray<string>, reader: string, both = false): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const env = { ...process.env }
-    for (const k of ['PLAIT_CRASH_AT_STEP', 'PLAIT_STATE_DIR', 'PLAIT_DEBUG', 'FORCE_COLOR', 'NO_COLOR']) delete env[k]
-    const child = spawn('bash', ['-c', `"$@" ${both ? '2>&1 ' : ''}| ${reader}; exit "\${PIPESTATUS[0]}"`, 'bash', process.execPath, binary, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
+  collected(spawn('bash', ['-c', `"$@" ${both ? '2>&1 ' : ''}| ${reader}; exit "\${PIPESTATUS[0]}"`, 'bash', process.execPath, binary, ...args], { env: runEnv(), stdio: ['ignore', 'pipe', 'pipe'] }))
 
 /** A manifest of `n` files in one directory, each line of its plan some 60 bytes. */
 const manyFiles = (n: number): string =>
@@ -75,16 +65,14 @@ describe('a reader that stops early', () => {
 
 describe.skipIf(!fs.existsSync('/dev/full'))('a descriptor that fails otherwise (stdout on a full disk: /dev/full)', () => {
   /** Runs plait with its stdout on /dev/full, where every write fails with ENOSPC. */
-  const full = (args: ReadonlyArray<string>): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const out = fs.openSync('/dev/full', 'w')
-      const child = spawn(process.execPath, [binary, ...args], { stdio: ['ignore', out, 'pipe'] })
+  const full = (args: ReadonlyArray<string>): Promise<Run> => {
+    const out = fs.openSync('/dev/full', 'w')
+    try {
+      return collected(spawn(process.execPath, [binary, ...args], { env: runEnv(), stdio: ['ignore', out, 'pipe'] }))
+    } finally {
       fs.closeSync(out)
-      let stderr = ''
-      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-      child.on('error', reject)
-      child.on('close', (code, signal) => resolve({ code, signal, stdout: '', stderr }))
-    })
+    }
+  }
 
   it('does not stop an apply, and the apply exits 1 saying the output was lost', async () => {
     const box = sandbox()

@@ -6,7 +6,7 @@ import * as path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fakeSystemctl } from '../support/systemctl.js'
 import { checkResponse } from '../ensure/schema.js'
-import { binary, cleanup, ensureBuilt, plait, sandbox, show, stackFrame, tempDir, type Run } from './helpers.js'
+import { binary, cleanup, collected, ensureBuilt, plait, sandbox, show, stackFrame, tempDir, type Run } from './helpers.js'
 
 beforeAll(ensureBuilt)
 afterAll(cleanup)
@@ -15,20 +15,15 @@ const state = ['--state-dir', '/var/lib/plait']
 const attrs = ['--owner', 'root', '--group', 'root', '--mode', '0644']
 
 /** Runs the binary with `input` on stdin. */
-const piped = (args: ReadonlyArray<string>, input: string, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, ...options.env }
-    delete env['PLAIT_SESSION_STORE']
-    if (options.env?.['PLAIT_SESSION_STORE'] !== undefined) env['PLAIT_SESSION_STORE'] = options.env['PLAIT_SESSION_STORE']
-    const child = spawn(process.execPath, [binary, ...args], { cwd: options.cwd ?? tempDir(), env, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-    child.stdin.end(input)
-  })
+const piped = (args: ReadonlyArray<string>, input: string, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> => {
+  const env: Record<string, string | undefined> = { ...process.env, ...options.env }
+  delete env['PLAIT_SESSION_STORE']
+  if (options.env?.['PLAIT_SESSION_STORE'] !== undefined) env['PLAIT_SESSION_STORE'] = options.env['PLAIT_SESSION_STORE']
+  const child = spawn(process.execPath, [binary, ...args], { cwd: options.cwd ?? tempDir(), env, stdio: ['pipe', 'pipe', 'pipe'] })
+  const run = collected(child)
+  child.stdin.end(input)
+  return run
+}
 
 const examples = JSON.parse(fs.readFileSync(new URL('../../../shared/compat/ccm/api-request-examples.json', import.meta.url), 'utf8')) as Record<string, unknown>
 

@@ -1,5 +1,5 @@
 // helpers: run the built plait binary against temporary roots, and look at what it left there.
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as fsp from 'node:fs/promises'
 import * as os from 'node:os'
@@ -23,22 +23,30 @@ export interface RunOptions {
   readonly umask?: number
 }
 
-/** Runs `node dist/bin/plait.js ...args` (the bundled command, as it ships) and collects its exit and output. */
-export const plait = (args: ReadonlyArray<string>, options: RunOptions = {}): Promise<Run> =>
+/** The environment plait runs in under test: the runner's, without the knobs under test (unless `env` sets them), plus `env`. */
+export const runEnv = (env?: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> => {
+  const out: Record<string, string | undefined> = { ...process.env, ...env }
+  for (const k of ['PLAIT_CRASH_AT_STEP', 'PLAIT_STATE_DIR', 'PLAIT_DEBUG', 'FORCE_COLOR', 'NO_COLOR']) if (!(env !== undefined && k in env)) delete out[k]
+  return out
+}
+
+/** Collects a started process's exit and whatever it writes to the pipes it was given (a stream it was not given reads as ''). */
+export const collected = (child: ChildProcess): Promise<Run> =>
   new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, ...options.env }
-    // Never inherit the knobs under test from the environment of the test runner.
-    for (const k of ['PLAIT_CRASH_AT_STEP', 'PLAIT_STATE_DIR', 'PLAIT_DEBUG', 'FORCE_COLOR', 'NO_COLOR']) if (!(options.env !== undefined && k in options.env)) delete env[k]
-    const argv = [process.execPath, binary, ...args]
-    const [cmd, ...rest] = options.umask === undefined ? argv : ['/bin/sh', '-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$@"`, 'sh', ...argv]
-    const child = spawn(cmd!, rest, { cwd: options.cwd ?? repo, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d))
     child.on('error', reject)
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
   })
+
+/** Runs `node dist/bin/plait.js ...args` (the bundled command, as it ships) and collects its exit and output. */
+export const plait = (args: ReadonlyArray<string>, options: RunOptions = {}): Promise<Run> => {
+  const argv = [process.execPath, binary, ...args]
+  const [cmd, ...rest] = options.umask === undefined ? argv : ['/bin/sh', '-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$@"`, 'sh', ...argv]
+  return collected(spawn(cmd!, rest, { cwd: options.cwd ?? repo, env: runEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] }))
+}
 
 /** Renders a run for assertion messages. */
 export const show = (r: Run): string => `exit ${r.code} signal ${r.signal}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`
