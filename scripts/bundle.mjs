@@ -102,7 +102,9 @@ await build({
   plugins: [esModules, lazy],
   // A module's URL is the bundle's (the launcher passes it): paths below the package are found
   // from it by walking up to package.json (src/interpreters/installation.ts), at any depth.
-  define: { 'import.meta.url': '__plaitUrl' },
+  // The version is the package's as built: `plait --version` and every plan's `plait` field read
+  // no package.json at start (installation.ts reads it where this is not defined: tsc's tree, tests).
+  define: { 'import.meta.url': '__plaitUrl', __PLAIT_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version) },
   // fast-check serves only `plait provider test` and is a fifth of the bundle: left out, it is
   // required from node_modules when that command runs, and no other start reads or decodes it.
   external: ['fast-check'],

@@ -79,6 +79,28 @@ describe('the shipped command', () => {
     }
   })
 
+  it('knows its version from the build: neither --version nor a plan reads a package.json of plait', () => {
+    // A preloaded script reports every package.json the process read through fs (Node's own look
+    // at dist/bin/package.json, to tell the launcher is CommonJS, goes through its loader instead).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
+    try {
+      const report = path.join(dir, 'report.cjs')
+      fs.writeFileSync(report, "const fs = require('fs'); const seen = []; for (const f of ['openSync', 'readFileSync']) { const real = fs[f]; fs[f] = function (p, ...rest) { if (String(p).endsWith('package.json')) seen.push(String(p)); return real.call(this, p, ...rest) } }; process.on('exit', () => fs.writeSync(2, JSON.stringify(seen) + '\\n'))\n")
+      const opened = (args: string[]): string[] => {
+        const r = spawnSync(process.execPath, ['-r', report, binary, ...args], { encoding: 'utf8' })
+        expect(r.status, r.stderr).toBe(0)
+        return JSON.parse(r.stderr.trim().split('\n').at(-1)!) as string[]
+      }
+      expect(opened(['--version'])).toEqual([])
+      fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+      expect(opened(['plan', path.join(dir, 'm.yaml'), '--root', dir])).toEqual([])
+      // the check can fail: lib/libral's path is found by reading package.json, and `ral` asks for it
+      expect(opened(['ral', '--root', dir]).some((p) => p === path.join(repo, 'package.json'))).toBe(true)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('prints an internal error\'s stack (PLAIT_DEBUG) at the TypeScript lines, not the minified script\'s', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
     try {
