@@ -4,6 +4,7 @@
 //   plait.js         the launcher (src/cli/launcher.ts): runs plait.cjs with V8's code cache
 //   package.json     says that plait.js is CommonJS (the package is ES modules)
 //   plait.cjs.cache  that cache, made here by one representative run (an apply: cacheTraining.mjs)
+//   plait.plan.cache the cache of `plait plan`, made by a plan of the same manifest (launcher.ts)
 // so that starting plait reads three files and compiles almost nothing, instead of loading some
 // 230 modules of tsc's output and 137 files of dependencies and compiling them every time.
 // `npm run build` runs it after tsc, which type-checks and still emits dist/ module by module
@@ -156,17 +157,19 @@ mkdirSync(out, { recursive: true })
 for (const f of readdirSync(staging)) renameSync(join(staging, f), join(out, f))
 rmSync(staging, { recursive: true, force: true })
 
-// The code cache: V8's compiled code after an apply of a small manifest below a temporary root
-// (cacheTraining.mjs says what it covers and why), saved by the launcher at exit. Built with this
-// Node; another Node ignores it.
-const training = mkdtempSync(join(tmpdir(), 'plait-bundle-'))
-try {
-  const r = spawnSync(process.execPath, [join(out, 'plait.js'), ...prepare(training)], {
-    cwd: training,
-    env: { ...process.env, PLAIT_WRITE_CODE_CACHE: '1' },
-    encoding: 'utf8',
-  })
-  if (r.status !== 0) throw new Error(`bundle: the cache run of the bundled plait failed (exit ${r.status}):\n${r.stderr}${r.stdout}`)
-} finally {
-  rmSync(training, { recursive: true, force: true })
+// The code caches: V8's compiled code after an apply of a small manifest below a temporary root
+// (cacheTraining.mjs says what it covers and why), and after a plan of it, each saved by the
+// launcher at exit as the cache of the command it ran. Built with this Node; another ignores them.
+for (const command of ['apply', 'plan']) {
+  const training = mkdtempSync(join(tmpdir(), 'plait-bundle-'))
+  try {
+    const r = spawnSync(process.execPath, [join(out, 'plait.js'), ...prepare(training, command)], {
+      cwd: training,
+      env: { ...process.env, PLAIT_WRITE_CODE_CACHE: '1' },
+      encoding: 'utf8',
+    })
+    if (r.status !== 0) throw new Error(`bundle: the cache run (${command}) of the bundled plait failed (exit ${r.status}):\n${r.stderr}${r.stdout}`)
+  } finally {
+    rmSync(training, { recursive: true, force: true })
+  }
 }

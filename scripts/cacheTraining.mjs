@@ -4,15 +4,20 @@
 // manifests and machines go: block maps and one-line flow maps and lists, defaults, quoted and
 // literal contents, templates, a source file; files unchanged (their directory listed), changed
 // (a diff), created, removed and already absent, a directory made. An apply plans first, so the
-// cache holds the plan path and the executor's (journal, steps, generations, verification).
+// cache holds the plan path and the executor's (journal, steps, generations, verification). A plan
+// of the same manifest makes `plait plan`'s own cache: the plan path without the executor, which V8
+// would otherwise deserialize at every plan's start for nothing (src/cli/launcher.ts).
 //
 // Owner and group are the builder's numeric ids (effective: what files are made with), so the apply
 // needs no privilege. The apply runs in the training's directory (bundle.mjs).
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-/** Writes the manifest, its source file and the machine it is applied to below `dir`; gives the command line of the apply. */
-export const prepare = (dir) => {
+/**
+ * Writes the manifest, its source file and the machine it is applied to below `dir`; gives the
+ * command line of the apply, or of the plan (`command`: plan's own cache, see src/cli/launcher.ts).
+ */
+export const prepare = (dir, command = 'apply') => {
   const uid = process.geteuid?.() ?? 0
   const gid = process.getegid?.() ?? 0
   const root = join(dir, 'root')
@@ -57,6 +62,8 @@ ccm:
 `,
   )
   // --state-dir is a machine path, below the root; --no-prepare: a Bolt project around the build's
-  // directory is not the training's, and its puppet_library hook is not run
-  return ['apply', manifest, '--root', root, '--state-dir', '/var/lib/plait', '--no-prepare']
+  // directory is not the training's, and its puppet_library hook is not run (a plan runs none)
+  return command === 'plan'
+    ? ['plan', manifest, '--root', root, '--state-dir', '/var/lib/plait']
+    : ['apply', manifest, '--root', root, '--state-dir', '/var/lib/plait', '--no-prepare']
 }

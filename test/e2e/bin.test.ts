@@ -22,10 +22,26 @@ describe('the shipped command', () => {
     expect(r.stdout).toBe(`${pkg.version}\n`)
   })
 
-  it('starts with the code cache the build made', async () => {
+  it('starts with the code cache the build made: plan with its own, every other command with the one an apply made', async () => {
     const r = await plait(['--version'], { env: { PLAIT_DEBUG: '1' } })
     expect(r.code, show(r)).toBe(0)
-    expect(r.stderr).toBe('code cache: used\n')
+    expect(r.stderr).toBe('code cache: used (plait.cjs.cache)\n')
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
+    try {
+      const manifest = path.join(dir, 'm.yaml')
+      fs.writeFileSync(manifest, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+      const plan = await plait(['plan', manifest, '--root', dir], { env: { PLAIT_DEBUG: '1' } })
+      expect(plan.code, show(plan)).toBe(0)
+      expect(plan.stderr).toBe('code cache: used (plait.plan.cache)\n')
+      const validate = await plait(['validate', manifest], { env: { PLAIT_DEBUG: '1' } })
+      expect(validate.code, show(validate)).toBe(0)
+      expect(validate.stderr).toBe('code cache: used (plait.cjs.cache)\n')
+      // the plan's cache is smaller: it holds no executor
+      const size = (f: string): number => fs.statSync(path.join(path.dirname(binary), f)).size
+      expect(size('plait.plan.cache')).toBeLessThan(size('plait.cjs.cache'))
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('requires only Node\'s own modules and fast-check (a dependency, for `provider test`): everything else is inside the bundle', () => {
