@@ -8,7 +8,8 @@
 // V8 deserializes all of a cache at the start, so a cache costs time for what it holds that the
 // run does not use. `plait plan`, the command run most, has a cache of its own (plait.plan.cache,
 // made by a plan), without the executor's code that every other command's (plait.cjs.cache, made
-// by an apply, which plans first) holds: some 2 ms of a plan's start.
+// by an apply, which plans first) holds: some 2 ms of a plan's start. validate and compile, which
+// do part of a plan, and show, which prints one, start with it too.
 import { readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
@@ -16,10 +17,10 @@ import { fileURLToPath } from 'node:url'
 import * as vm from 'node:vm'
 
 const bundle = new URL('./plait.cjs', import.meta.url)
-/** The commands with a cache of their own, made by a run of that command (scripts/bundle.mjs). */
-const ownCache: ReadonlySet<string> = new Set(['plan'])
+/** The commands that start with the plan's cache: the plan, and those that do part of it (validate, compile) or show one. */
+const planCache: ReadonlySet<string> = new Set(['plan', 'validate', 'compile', 'show'])
 const command = process.argv[2]
-const cacheFile = new URL(command !== undefined && ownCache.has(command) ? `./plait.${command}.cache` : './plait.cjs.cache', import.meta.url)
+const cacheFile = new URL(command !== undefined && planCache.has(command) ? './plait.plan.cache' : './plait.cjs.cache', import.meta.url)
 const file = fileURLToPath(bundle)
 
 const readCache = (): Buffer | undefined => {

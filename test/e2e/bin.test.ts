@@ -22,7 +22,7 @@ describe('the shipped command', () => {
     expect(r.stdout).toBe(`${pkg.version}\n`)
   })
 
-  it('starts with the code cache the build made: plan with its own, every other command with the one an apply made', async () => {
+  it('starts with the code cache the build made: plan, validate, compile and show with the plan\'s, every other command with the apply\'s', async () => {
     const r = await plait(['--version'], { env: { PLAIT_DEBUG: '1' } })
     expect(r.code, show(r)).toBe(0)
     expect(r.stderr).toBe('code cache: used (plait.cjs.cache)\n')
@@ -35,7 +35,10 @@ describe('the shipped command', () => {
       expect(plan.stderr).toBe('code cache: used (plait.plan.cache)\n')
       const validate = await plait(['validate', manifest], { env: { PLAIT_DEBUG: '1' } })
       expect(validate.code, show(validate)).toBe(0)
-      expect(validate.stderr).toBe('code cache: used (plait.cjs.cache)\n')
+      expect(validate.stderr).toBe('code cache: used (plait.plan.cache)\n')
+      const apply = await plait(['apply', manifest, '--root', dir], { env: { PLAIT_DEBUG: '1' } })
+      expect(apply.code, show(apply)).toBe(0)
+      expect(apply.stderr).toBe('code cache: used (plait.cjs.cache)\n')
       // the plan's cache is smaller: it holds no executor
       const size = (f: string): number => fs.statSync(path.join(path.dirname(binary), f)).size
       expect(size('plait.plan.cache')).toBeLessThan(size('plait.cjs.cache'))
