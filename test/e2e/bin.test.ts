@@ -14,6 +14,20 @@ beforeAll(ensureBuilt)
 
 const pkg = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string; bin: { plait: string }; dependencies: Record<string, string> }
 
+/**
+ * A runner of the shipped command with `preload` (a CommonJS script) preloaded, written into `dir`:
+ * the preload reports, as its last line on stderr, a JSON list, which the runner gives back.
+ */
+const reporting = (dir: string, preload: string): ((args: string[]) => string[]) => {
+  const report = path.join(dir, 'report.cjs')
+  fs.writeFileSync(report, preload)
+  return (args) => {
+    const r = spawnSync(process.execPath, ['-r', report, binary, ...args], { encoding: 'utf8' })
+    expect(r.status, r.stderr).toBe(0)
+    return JSON.parse(r.stderr.trim().split('\n').at(-1)!) as string[]
+  }
+}
+
 describe('the shipped command', () => {
   it('is the bundle the tests run, and prints the package version', async () => {
     expect(path.join(repo, pkg.bin.plait)).toBe(binary)
@@ -75,13 +89,7 @@ describe('the shipped command', () => {
     // A preloaded script reports which of Node's modules the process loaded by its exit.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
     try {
-      const report = path.join(dir, 'report.cjs')
-      fs.writeFileSync(report, "process.on('exit', () => require('fs').writeSync(2, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))) + '\\n'))\n")
-      const loaded = (args: string[]): string[] => {
-        const r = spawnSync(process.execPath, ['-r', report, binary, ...args], { encoding: 'utf8' })
-        expect(r.status, r.stderr).toBe(0)
-        return JSON.parse(r.stderr.trim().split('\n').at(-1)!) as string[]
-      }
+      const loaded = reporting(dir, "process.on('exit', () => require('fs').writeSync(2, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))) + '\\n'))\n")
       const heavy = ['child_process', 'crypto', 'worker_threads', 'readline', 'fs/promises', 'os', 'dgram', 'net', 'stream', 'internal/modules/esm/module_job']
       // its output goes straight to the descriptor: not even Node's stdout stream (net, for a pipe) is made
       expect(loaded(['--version']).filter((m) => heavy.includes(m))).toEqual([])
@@ -103,13 +111,7 @@ describe('the shipped command', () => {
     // at dist/bin/package.json, to tell the launcher is CommonJS, goes through its loader instead).
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
     try {
-      const report = path.join(dir, 'report.cjs')
-      fs.writeFileSync(report, "const fs = require('fs'); const seen = []; for (const f of ['openSync', 'readFileSync']) { const real = fs[f]; fs[f] = function (p, ...rest) { if (String(p).endsWith('package.json')) seen.push(String(p)); return real.call(this, p, ...rest) } }; process.on('exit', () => fs.writeSync(2, JSON.stringify(seen) + '\\n'))\n")
-      const opened = (args: string[]): string[] => {
-        const r = spawnSync(process.execPath, ['-r', report, binary, ...args], { encoding: 'utf8' })
-        expect(r.status, r.stderr).toBe(0)
-        return JSON.parse(r.stderr.trim().split('\n').at(-1)!) as string[]
-      }
+      const opened = reporting(dir, "const fs = require('fs'); const seen = []; for (const f of ['openSync', 'readFileSync']) { const real = fs[f]; fs[f] = function (p, ...rest) { if (String(p).endsWith('package.json')) seen.push(String(p)); return real.call(this, p, ...rest) } }; process.on('exit', () => fs.writeSync(2, JSON.stringify(seen) + '\\n'))\n")
       expect(opened(['--version'])).toEqual([])
       fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
       expect(opened(['plan', path.join(dir, 'm.yaml'), '--root', dir])).toEqual([])
