@@ -10,6 +10,7 @@
 // `npm run build` runs it after tsc, which type-checks and still emits dist/ module by module
 // (bench/profile.mjs profiles that, phase by module; a test imports one module of it).
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -19,6 +20,10 @@ import { build } from 'esbuild'
 import { prepare } from './cacheTraining.mjs'
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** Where the bundle's id stands in its first lines, and how many hex digits it has (below; the launcher is given both). */
+const idMark = '/*plait-bundle '
+const idLength = 16
 const out = join(repo, 'dist', 'bin')
 
 /**
@@ -110,8 +115,9 @@ await build({
   // required from node_modules when that command runs, and no other start reads or decodes it.
   external: ['fast-check'],
   // Wrapped as Node wraps a CommonJS module, so that the launcher compiles the file's text as it is
-  // read, with no copy made to wrap it (the source map counts the wrapper's line).
-  banner: { js: '(function (exports, require, module, __filename, __dirname, __plaitUrl) {' },
+  // read, with no copy made to wrap it (the source map counts the wrapper's line). The wrapper's
+  // line holds the bundle's id, filled in below.
+  banner: { js: `(function (exports, require, module, __filename, __dirname, __plaitUrl) {${idMark}${'0'.repeat(idLength)}*/` },
   footer: { js: '})' },
   // ASCII only, checked below: the launcher reads it as latin1, the cheapest string V8 makes of a file.
   charset: 'ascii',
@@ -137,6 +143,20 @@ await build({
   }
 }
 
+// The bundle's id: the first hex digits of the sha256 of its text, written where the wrapper's line
+// holds zeros (same length: the source map's lines and columns stand). Every code cache starts with
+// it, and the launcher uses a cache only with the id of the bundle it compiles: V8 checks no more
+// than a cache's Node, flags and the length of the source, and accepted a cache of the bundle before
+// an edit of the same length (a version 0.1.0 -> 9.9.9), running the old code.
+{
+  const path = join(staging, 'plait.cjs')
+  const text = readFileSync(path, 'latin1')
+  const at = text.indexOf(idMark)
+  if (at < 0 || at > 200) throw new Error('bundle: the wrapper line with the id mark is missing')
+  const id = createHash('sha256').update(text).digest('hex').slice(0, idLength)
+  writeFileSync(path, text.slice(0, at + idMark.length) + id + text.slice(at + idMark.length + idLength), 'latin1')
+}
+
 // The launcher is a CommonJS script (dist/bin/package.json says so for plait.js): started as an ES
 // module, Node would first load its ES module loader, about 5 ms of a 30 ms start.
 await build({
@@ -147,7 +167,7 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  define: { 'import.meta.url': '__launcherUrl' },
+  define: { 'import.meta.url': '__launcherUrl', __PLAIT_ID_MARK__: JSON.stringify(idMark), __PLAIT_ID_LENGTH__: String(idLength) },
   banner: { js: '"use strict";const __launcherUrl = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: 'warning',
 })

@@ -10,6 +10,11 @@
 // made by a plan), without the executor's code that every other command's (plait.cjs.cache, made
 // by an apply, which plans first) holds: some 2 ms of a plan's start. validate and compile, which
 // do part of a plan, and show, which prints one, start with it too.
+//
+// V8 accepts a cache made for any source of the same length (it checks no more than that, the
+// Node and the flags), and then runs the code the cache holds: a bundle edited to the same length
+// would run as it was before. So the build writes the bundle's id (its sha256's first digits) into
+// its first line and at the head of every cache, and a cache is used only with its bundle's id.
 import { readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
@@ -20,34 +25,54 @@ const bundle = new URL('./plait.cjs', import.meta.url)
 /** The commands that start with the plan's cache: the plan, and those that do part of it (validate, compile) or show one. */
 const planCache: ReadonlySet<string> = new Set(['plan', 'validate', 'compile', 'show'])
 const command = process.argv[2]
-const cacheFile = new URL(command !== undefined && planCache.has(command) ? './plait.plan.cache' : './plait.cjs.cache', import.meta.url)
+const general = new URL('./plait.cjs.cache', import.meta.url)
+const cacheFile = command !== undefined && planCache.has(command) ? new URL('./plait.plan.cache', import.meta.url) : general
 const file = fileURLToPath(bundle)
-
-const readCache = (): Buffer | undefined => {
-  try {
-    return readFileSync(cacheFile)
-  } catch {
-    return undefined
-  }
-}
+/** The build's run that makes a cache (below): it starts from no cache, so that its cache holds only what it compiled. */
+const training = process.env['PLAIT_WRITE_CODE_CACHE'] === '1'
 
 // The bundle is one function expression, wrapped as Node wraps a CommonJS module, and ASCII only
 // (scripts/bundle.mjs makes both so): read as latin1 it is compiled as it is, with no copy made.
 const source = readFileSync(bundle, 'latin1')
-const cachedData = readCache()
+
+/** The bundle's id (scripts/bundle.mjs defines where it stands): undefined for a bundle without one, which gets no cache. */
+declare const __PLAIT_ID_MARK__: string
+declare const __PLAIT_ID_LENGTH__: number
+const idAt = source.indexOf(__PLAIT_ID_MARK__)
+const id = idAt >= 0 && idAt < 200 ? source.slice(idAt + __PLAIT_ID_MARK__.length, idAt + __PLAIT_ID_MARK__.length + __PLAIT_ID_LENGTH__) : undefined
+
+/** A cache file's code, when it starts with this bundle's id ('stale': made for another bundle; undefined: none). */
+const readCache = (url: URL): Buffer | 'stale' | undefined => {
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(url)
+  } catch {
+    return undefined
+  }
+  return id !== undefined && bytes.length > id.length && bytes.toString('latin1', 0, id.length) === id ? bytes.subarray(id.length) : 'stale'
+}
+// Without the plan's cache (an install that lost the file), the general one, which holds all the plan's code too.
+// The build's runs start from none.
+let usedFile = cacheFile
+let read = training ? undefined : readCache(cacheFile)
+if (read === undefined && cacheFile !== general && !training) {
+  usedFile = general
+  read = readCache(general)
+}
+const cachedData = read instanceof Buffer ? read : undefined
 const script = new vm.Script(source, {
   filename: file,
   ...(cachedData !== undefined ? { cachedData } : {}),
 })
 // written straight to the descriptor, as all of plait's output is (src/cli/streams.ts)
-if (process.env['PLAIT_DEBUG'] !== undefined) writeSync(2, `code cache: ${cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'used'} (${nodePath.basename(fileURLToPath(cacheFile))})\n`)
+if (process.env['PLAIT_DEBUG'] !== undefined) writeSync(2, `code cache: ${read === undefined ? 'none' : read === 'stale' ? 'stale' : script.cachedDataRejected === true ? 'rejected' : 'used'} (${nodePath.basename(fileURLToPath(usedFile))})\n`)
 // `npm run build` sets this for one representative run of each cache: what V8 compiled by the end
 // of it is saved, as the cache of the command it ran.
 // It is written beside and renamed into place, so that a plait starting meanwhile reads a whole one.
-if (process.env['PLAIT_WRITE_CODE_CACHE'] === '1') {
+if (training && id !== undefined) {
   process.once('exit', () => {
     const temp = `${fileURLToPath(cacheFile)}.${process.pid}.tmp`
-    writeFileSync(temp, script.createCachedData())
+    writeFileSync(temp, Buffer.concat([Buffer.from(id, 'latin1'), script.createCachedData()]))
     renameSync(temp, cacheFile)
   })
 }

@@ -61,6 +61,31 @@ describe('the shipped command', () => {
     }
   })
 
+  it('uses a code cache only with the id of its own bundle: one of the same length built again compiles its own code', () => {
+    // V8 itself checks no more than the length of the source: it took the cache of the bundle
+    // before an edit of the same length and ran the old code (here: the old version)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
+    try {
+      fs.cpSync(path.dirname(binary), dir, { recursive: true })
+      const bundle = path.join(dir, 'plait.cjs')
+      const text = fs.readFileSync(bundle, 'latin1')
+      const other = pkg.version.replace(/\d/g, (d) => String((Number(d) + 1) % 10))
+      const mark = /\/\*plait-bundle ([0-9a-f]{16})\*\//.exec(text)
+      expect(mark, 'the id in the wrapper line').not.toBeNull()
+      const rebuilt = text
+        .replace(JSON.stringify(pkg.version), JSON.stringify(other))
+        .replace(mark![0], `/*plait-bundle ${mark![1]!.replace(/^./, (c) => (c === '0' ? '1' : '0'))}*/`)
+      expect(rebuilt.length).toBe(text.length)
+      fs.writeFileSync(bundle, rebuilt, 'latin1')
+      const r = spawnSync(process.execPath, [path.join(dir, 'plait.js'), '--version'], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout).toBe(`${other}\n`)
+      expect(r.stderr).toBe('code cache: stale (plait.cjs.cache)\n')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('requires only Node\'s own modules and fast-check (a dependency, for `provider test`): everything else is inside the bundle', () => {
     const text = fs.readFileSync(path.join(path.dirname(binary), 'plait.cjs'), 'utf8')
     const required = [...new Set([...text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!))]
