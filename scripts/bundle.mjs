@@ -4,7 +4,7 @@
 //   plait.js         the launcher (src/cli/launcher.ts): runs plait.cjs with V8's code cache
 //   package.json     says that plait.js is CommonJS (the package is ES modules)
 //   plait.cjs.cache  that cache, made here by one representative run (an apply: cacheTraining.mjs)
-//   plait.plan.cache the cache of `plait plan`, made by a plan of the same manifest (launcher.ts)
+//   plait.plan.cache the cache of plan, validate, compile and show, made by a plan of the same manifest (launcher.ts)
 // so that starting plait reads three files and compiles almost nothing, instead of loading some
 // 230 modules of tsc's output and 137 files of dependencies and compiling them every time.
 // `npm run build` runs it after tsc, which type-checks and still emits dist/ module by module
@@ -52,7 +52,7 @@ const esModules = {
  * properties of its own: esbuild's __toESM makes an import's namespace object with the imported
  * module's prototype and copies its own properties, so a namespace import (`import * as os`) of a
  * shim costs one object, where copying the properties as getters, two dozen imports at every
- * start, took some 3 ms (tests/cli/bin.test.ts checks what each command loads). The names are
+ * start, took some 3 ms (test/e2e/bin.test.ts checks what each command loads). The names are
  * those of the module as installed here, read at build time: a name another Node lacks reads
  * undefined, as it would from the module itself.
  */
@@ -92,7 +92,8 @@ const lazy = {
 
 // Built in a folder of its own and moved into dist/bin/ a file at a time (each rename is atomic),
 // so that a plait started meanwhile (tests building while others run) never finds a file missing
-// or half written; a bundle and a cache that do not match are only a cache V8 refuses.
+// or half written; a bundle and a cache that do not match (the old cache, until the new one is
+// made) are only a cache the launcher does not use, by the bundle's id (below).
 const staging = join(repo, 'dist', `.bin.${process.pid}`)
 rmSync(staging, { recursive: true, force: true })
 
@@ -143,19 +144,20 @@ await build({
   }
 }
 
-// The bundle's id: the first hex digits of the sha256 of its text, written where the wrapper's line
-// holds zeros (same length: the source map's lines and columns stand). Every code cache starts with
+// The bundle's id: the first hex digits of the sha256 of its text as esbuild wrote it (the id's
+// place still zeros), written over those zeros (same length: the source map's lines and columns stand). Every code cache starts with
 // it, and the launcher uses a cache only with the id of the bundle it compiles: V8 checks no more
 // than a cache's Node, flags and the length of the source, and accepted a cache of the bundle before
 // an edit of the same length (a version 0.1.0 -> 9.9.9), running the old code.
-{
+const id = (() => {
   const path = join(staging, 'plait.cjs')
   const text = readFileSync(path, 'latin1')
   const at = text.indexOf(idMark)
   if (at < 0 || at > 200) throw new Error('bundle: the wrapper line with the id mark is missing')
-  const id = createHash('sha256').update(text).digest('hex').slice(0, idLength)
-  writeFileSync(path, text.slice(0, at + idMark.length) + id + text.slice(at + idMark.length + idLength), 'latin1')
-}
+  const made = createHash('sha256').update(text).digest('hex').slice(0, idLength)
+  writeFileSync(path, text.slice(0, at + idMark.length) + made + text.slice(at + idMark.length + idLength), 'latin1')
+  return made
+})()
 
 // The launcher is a CommonJS script (dist/bin/package.json says so for plait.js): started as an ES
 // module, Node would first load its ES module loader, about 5 ms of a 30 ms start.
@@ -189,6 +191,9 @@ for (const command of ['apply', 'plan']) {
       encoding: 'utf8',
     })
     if (r.status !== 0) throw new Error(`bundle: the cache run (${command}) of the bundled plait failed (exit ${r.status}):\n${r.stderr}${r.stdout}`)
+    // the run's cache is there and is this bundle's (a launcher that found no id would write none)
+    const cache = join(out, command === 'plan' ? 'plait.plan.cache' : 'plait.cjs.cache')
+    if (readFileSync(cache).toString('latin1', 0, idLength) !== id) throw new Error(`bundle: the cache run (${command}) left no cache of this bundle (${id}) in ${cache}`)
   } finally {
     rmSync(training, { recursive: true, force: true })
   }

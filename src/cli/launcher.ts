@@ -51,11 +51,12 @@ const readCache = (url: URL): Buffer | 'stale' | undefined => {
   }
   return id !== undefined && bytes.length > id.length && bytes.toString('latin1', 0, id.length) === id ? bytes.subarray(id.length) : 'stale'
 }
-// Without the plan's cache (an install that lost the file), the general one, which holds all the plan's code too.
+// Without a plan's cache for this bundle (an install that lost the file, a build under way), the
+// general one, which holds all the plan's code too.
 // The build's runs start from none.
 let usedFile = cacheFile
 let read = training ? undefined : readCache(cacheFile)
-if (read === undefined && cacheFile !== general && !training) {
+if (!(read instanceof Buffer) && cacheFile !== general && !training) {
   usedFile = general
   read = readCache(general)
 }

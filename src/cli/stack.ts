@@ -14,15 +14,17 @@ export interface Lookup {
 const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
- * The stack with every `FILE:LINE:COLUMN` of `file` (1-based, as V8 prints them; the path starting
- * a line or after a space or parenthesis, so never the end of another path) replaced by the
- * source position the lookup gives, as `SOURCE:LINE:COLUMN` (`source` names the source as the map
- * does); a position the lookup does not know, and every other frame, is left as it is.
+ * The stack with every frame of the bundle `file` (`at … (DIR/NAME:LINE:COLUMN)` or `at
+ * DIR/NAME:LINE:COLUMN`, NAME being `file`'s name, 1-based as V8 prints them) given the source
+ * position the lookup gives, as `SOURCE:LINE:COLUMN` (`source` names the source as the map does);
+ * a position the lookup does not know, and every other frame, is left as it is. The directory may
+ * be any: V8 names a script compiled from a code cache as the run that made the cache named it,
+ * so an installed plait's frames carry the path of the build that trained its cache.
  */
 export const mapStack = (stack: string, file: string, lookup: Lookup, source: (name: string) => string): string =>
-  stack.replace(new RegExp(`(?<=^|[\\s(])${escaped(file)}:(\\d+):(\\d+)`, 'gm'), (frame, line: string, column: string) => {
+  stack.replace(new RegExp(`^(\\s+at [^/\\n]*)(?:/[^\\n]*/)?${escaped(nodePath.basename(file))}:(\\d+):(\\d+)(\\)?)$`, 'gm'), (frame, head: string, line: string, column: string, close: string) => {
     const e = lookup.findEntry(Number(line) - 1, Number(column) - 1)
-    return e.originalSource === undefined || e.originalLine === undefined || e.originalColumn === undefined ? frame : `${source(e.originalSource)}:${e.originalLine + 1}:${e.originalColumn + 1}`
+    return e.originalSource === undefined || e.originalLine === undefined || e.originalColumn === undefined ? frame : `${head}${source(e.originalSource)}:${e.originalLine + 1}:${e.originalColumn + 1}${close}`
   })
 
 /** Source maps read, by the file they map (a provider test may report many failures; the map is megabytes). */

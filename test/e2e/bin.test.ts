@@ -47,15 +47,41 @@ describe('the shipped command', () => {
       const plan = await plait(['plan', manifest, '--root', dir], { env: { PLAIT_DEBUG: '1' } })
       expect(plan.code, show(plan)).toBe(0)
       expect(plan.stderr).toBe('code cache: used (plait.plan.cache)\n')
-      const validate = await plait(['validate', manifest], { env: { PLAIT_DEBUG: '1' } })
-      expect(validate.code, show(validate)).toBe(0)
-      expect(validate.stderr).toBe('code cache: used (plait.plan.cache)\n')
+      for (const args of [['validate', manifest], ['compile', manifest], ['plan', manifest, '--root', dir, '--out', path.join(dir, 'p.json')], ['show', path.join(dir, 'p.json')]]) {
+        const r = await plait(args, { env: { PLAIT_DEBUG: '1' } })
+        expect(r.code, show(r)).toBe(0)
+        expect(r.stderr, args[0]).toBe('code cache: used (plait.plan.cache)\n')
+      }
       const apply = await plait(['apply', manifest, '--root', dir], { env: { PLAIT_DEBUG: '1' } })
       expect(apply.code, show(apply)).toBe(0)
       expect(apply.stderr).toBe('code cache: used (plait.cjs.cache)\n')
       // the plan's cache is smaller: it holds no executor
       const size = (f: string): number => fs.statSync(path.join(path.dirname(binary), f)).size
       expect(size('plait.plan.cache')).toBeLessThan(size('plait.cjs.cache'))
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('gives a plan the apply\'s cache where its own is missing or made for another bundle', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
+    try {
+      fs.cpSync(path.dirname(binary), dir, { recursive: true })
+      fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+      const plan = (): string => {
+        const r = spawnSync(process.execPath, [path.join(dir, 'plait.js'), 'plan', path.join(dir, 'm.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
+        expect(r.status, r.stderr).toBe(0)
+        return r.stderr
+      }
+      const own = fs.readFileSync(path.join(dir, 'plait.plan.cache'))
+      // made for another bundle: its id differs
+      fs.writeFileSync(path.join(dir, 'plait.plan.cache'), Buffer.concat([Buffer.from('f'.repeat(16), 'latin1'), own.subarray(16)]))
+      expect(plan()).toBe('code cache: used (plait.cjs.cache)\n')
+      fs.rmSync(path.join(dir, 'plait.plan.cache'))
+      expect(plan()).toBe('code cache: used (plait.cjs.cache)\n')
+      // and neither: compiled from the source, the same plan
+      fs.rmSync(path.join(dir, 'plait.cjs.cache'))
+      expect(plan()).toBe('code cache: none (plait.cjs.cache)\n')
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
@@ -162,6 +188,16 @@ describe('the shipped command', () => {
       expect(frame, r.stderr).not.toBeNull()
       expect(fs.readFileSync(digest, 'utf8').split('\n')[Number(frame![1]) - 1]).toContain('crypto.hash(')
       expect(r.stderr).not.toContain('plait.cjs:')
+      // the same from a copy elsewhere, as an install has it: V8 names a script compiled from a code
+      // cache by the build's path, and the frames are mapped all the same (through the copy's map)
+      const installed = path.join(dir, 'node_modules', 'plait', 'dist', 'bin')
+      fs.cpSync(path.dirname(binary), installed, { recursive: true })
+      const copy = spawnSync(process.execPath, ['-r', inject, path.join(installed, 'plait.js'), 'plan', path.join(dir, 'c.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
+      expect(copy.status, copy.stderr).toBe(1)
+      expect(copy.stderr).toContain('code cache: used (plait.plan.cache)\n')
+      const copied = path.resolve(installed, '..', '..', 'src', 'core', 'Digest.ts')
+      expect(copy.stderr).toContain(`(${copied}:${frame![1]}:`)
+      expect(copy.stderr).not.toContain('plait.cjs:')
       // without PLAIT_DEBUG, the message alone
       const quiet = spawnSync(process.execPath, ['-r', inject, binary, 'plan', path.join(dir, 'c.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: undefined } })
       expect(quiet.stderr).toBe('error: internal error: injected failure\n  please report this with the command you ran\n')
