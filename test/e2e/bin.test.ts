@@ -14,6 +14,17 @@ beforeAll(ensureBuilt)
 
 const pkg = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string; bin: { plait: string }; dependencies: Record<string, string> }
 
+/** Runs `f` on a copy of the shipped dist/bin in a temporary directory, removed after. */
+const onCopy = (f: (dir: string) => void): void => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
+  try {
+    fs.cpSync(path.dirname(binary), dir, { recursive: true })
+    f(dir)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 /**
  * A runner of the shipped command with `preload` (a CommonJS script) preloaded, written into `dir`:
  * the preload reports, as its last line on stderr, a JSON list, which the runner gives back.
@@ -64,9 +75,7 @@ describe('the shipped command', () => {
   })
 
   it('gives a plan the apply\'s cache where its own is missing or made for another bundle', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
-    try {
-      fs.cpSync(path.dirname(binary), dir, { recursive: true })
+    onCopy((dir) => {
       fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
       const plan = (): string => {
         const r = spawnSync(process.execPath, [path.join(dir, 'plait.js'), 'plan', path.join(dir, 'm.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
@@ -82,17 +91,13 @@ describe('the shipped command', () => {
       // and neither: compiled from the source, the same plan
       fs.rmSync(path.join(dir, 'plait.cjs.cache'))
       expect(plan()).toBe('code cache: none (plait.cjs.cache)\n')
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
+    })
   })
 
   it('uses a code cache only with the id of its own bundle: one of the same length built again compiles its own code', () => {
     // V8 itself checks no more than the length of the source: it took the cache of the bundle
     // before an edit of the same length and ran the old code (here: the old version)
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
-    try {
-      fs.cpSync(path.dirname(binary), dir, { recursive: true })
+    onCopy((dir) => {
       const bundle = path.join(dir, 'plait.cjs')
       const text = fs.readFileSync(bundle, 'latin1')
       const other = pkg.version.replace(/\d/g, (d) => String((Number(d) + 1) % 10))
@@ -107,9 +112,7 @@ describe('the shipped command', () => {
       expect(r.status, r.stderr).toBe(0)
       expect(r.stdout).toBe(`${other}\n`)
       expect(r.stderr).toBe('code cache: stale (plait.cjs.cache)\n')
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
+    })
   })
 
   it('requires only Node\'s own modules and fast-check (a dependency, for `provider test`): everything else is inside the bundle', () => {
