@@ -1,9 +1,11 @@
-// Re2: Go's regular expressions (regexp/syntax with Perl flags) parsed into a tree (Syntax.ts) and
-// matched by a Thompson NFA: Go's syntax, Go's error messages and linear-time matching, so a pattern
-// from a manifest can neither be read differently from CCM nor backtrack exponentially.
+// Re2: Go's regular expressions (regexp/syntax with Perl flags) parsed (Syntax.ts) into a tree
+// (Tree.ts) and matched by a Thompson NFA: Go's syntax, Go's error messages and linear-time
+// matching, so a pattern from a manifest can neither be read differently from CCM nor backtrack
+// exponentially.
 import * as E from 'fp-ts/lib/Either.js'
 import type { Pred } from './Classes.js'
-import { maxSize, parseRegex, RegexError, rxFail, sizeOf, type Assertion, type Re } from './Syntax.js'
+import { parseRegex } from './Syntax.js'
+import { maxSize, RegexError, rxFail, sizeOf, type Assertion, type Re } from './Tree.js'
 
 export { hexValue } from './Syntax.js'
 

@@ -1,40 +1,11 @@
 // Syntax: Go's regular expression syntax (regexp/syntax with Perl flags) parsed into a tree,
 // with Go's error messages and limits.
 import { folded, isAlnum, negate, perlGroups, posixGroups, range, ranges, union, unicodeTable, type Pred } from './Classes.js'
+import { maxNesting, maxRepeat, rxFail, type Flags, type Re } from './Tree.js'
 
 /** The value of an ASCII hex digit's code, or -1. */
 export const hexValue = (c: number): number =>
   c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1
-
-/** Zero-width assertions: ^ and $ (per line with m), \A, \z, \b, \B. */
-export type Assertion = 'bol' | 'eol' | 'bot' | 'eot' | 'wb' | 'nwb'
-/** A parsed pattern: characters as predicates, concatenation, alternation and repetition. */
-export type Re =
-  | { readonly t: 'empty' }
-  | { readonly t: 'char'; readonly p: Pred }
-  | { readonly t: 'assert'; readonly a: Assertion }
-  | { readonly t: 'cat'; readonly xs: ReadonlyArray<Re> }
-  | { readonly t: 'alt'; readonly xs: ReadonlyArray<Re> }
-  | { readonly t: 'rep'; readonly x: Re; readonly min: number; readonly max: number; readonly counted: boolean }
-
-/** The Perl flags in effect: i, m, s, U. */
-export interface Flags {
-  readonly fold: boolean
-  readonly multiline: boolean
-  readonly dotNL: boolean
-  readonly ungreedy: boolean
-}
-
-/** Go's limits: a repeat count, the nesting depth, and the size of a compiled program. */
-export const maxRepeat = 1000
-export const maxNesting = 1000
-export const maxSize = Math.floor((128 << 20) / 40)
-
-export class RegexError extends Error {}
-
-export const rxFail = (code: string, expr: string): never => {
-  throw new RegexError(`error parsing regexp: ${code}: \`${expr}\``)
-}
 
 /** Parses a pattern as Go's regexp/syntax does (Perl flags), or throws a RegexError with Go's message. */
 export const parseRegex = (pattern: string): Re => {
@@ -389,22 +360,4 @@ export const parseRegex = (pattern: string): Re => {
   const tree = alternation(0)
   if (i < cs.length) rxFail('unexpected )', pattern) // only a stray ')' stops the top level early
   return tree
-}
-
-/** The size of a tree, as Go counts it against its limit. */
-export const sizeOf = (re: Re): number => {
-  switch (re.t) {
-    case 'empty':
-    case 'char':
-    case 'assert':
-      return 1
-    case 'cat':
-      return re.xs.reduce((n, x) => n + sizeOf(x), 0)
-    case 'alt':
-      return re.xs.reduce((n, x) => n + sizeOf(x), re.xs.length - 1)
-    case 'rep': {
-      const one = sizeOf(re.x)
-      return re.max < 0 ? one * Math.max(re.min, 1) + 1 : one * re.max + (re.max - re.min)
-    }
-  }
 }
