@@ -145,10 +145,11 @@ await build({
 }
 
 // The bundle's id: the first hex digits of the sha256 of its text as esbuild wrote it (the id's
-// place still zeros), written over those zeros (same length: the source map's lines and columns stand). Every code cache starts with
-// it, and the launcher uses a cache only with the id of the bundle it compiles: V8 checks no more
-// than a cache's Node, flags and the length of the source, and accepted a cache of the bundle before
-// an edit of the same length (a version 0.1.0 -> 9.9.9), running the old code.
+// place still zeros), written over those zeros (same length: the source map's lines and columns
+// stand). Every code cache starts with it, and the launcher uses a cache only with the id of the
+// bundle it compiles: V8 checks no more than a cache's Node, flags and the length of the source,
+// and accepted a cache of the bundle before an edit of the same length (a version 0.1.0 -> 9.9.9),
+// running the old code.
 const id = (() => {
   const path = join(staging, 'plait.cjs')
   const text = readFileSync(path, 'latin1')
@@ -182,7 +183,12 @@ rmSync(staging, { recursive: true, force: true })
 // The code caches: V8's compiled code after an apply of a small manifest below a temporary root
 // (cacheTraining.mjs says what it covers and why), and after a plan of it, each saved by the
 // launcher at exit as the cache of the command it ran. Built with this Node; another ignores them.
-for (const command of ['apply', 'plan']) {
+// the command each cache is trained by, and its file (src/cli/launcher.ts names the same two)
+const caches = [
+  ['apply', 'plait.cjs.cache'],
+  ['plan', 'plait.plan.cache'],
+]
+for (const [command, name] of caches) {
   const training = mkdtempSync(join(tmpdir(), 'plait-bundle-'))
   try {
     const r = spawnSync(process.execPath, [join(out, 'plait.js'), ...prepare(training, command)], {
@@ -192,7 +198,7 @@ for (const command of ['apply', 'plan']) {
     })
     if (r.status !== 0) throw new Error(`bundle: the cache run (${command}) of the bundled plait failed (exit ${r.status}):\n${r.stderr}${r.stdout}`)
     // the run's cache is there and is this bundle's (a launcher that found no id would write none)
-    const cache = join(out, command === 'plan' ? 'plait.plan.cache' : 'plait.cjs.cache')
+    const cache = join(out, name)
     if (readFileSync(cache).toString('latin1', 0, idLength) !== id) throw new Error(`bundle: the cache run (${command}) left no cache of this bundle (${id}) in ${cache}`)
   } finally {
     rmSync(training, { recursive: true, force: true })

@@ -51,25 +51,28 @@ const readCache = (url: URL): Buffer | 'stale' | undefined => {
   }
   return id !== undefined && bytes.length > id.length && bytes.toString('latin1', 0, id.length) === id ? bytes.subarray(id.length) : 'stale'
 }
-// Without a plan's cache for this bundle (an install that lost the file, a build under way), the
-// general one, which holds all the plan's code too.
-// The build's runs start from none.
-let usedFile = cacheFile
-let read = training ? undefined : readCache(cacheFile)
-if (!(read instanceof Buffer) && cacheFile !== general && !training) {
-  usedFile = general
-  read = readCache(general)
-}
+
+/**
+ * The cache this start uses and the file it came from: the command's own; without a plan's cache
+ * for this bundle (an install that lost the file, a build under way), the general one, which holds
+ * all the plan's code too. The build's runs start from none.
+ */
+const chosen = ((): { readonly file: URL; readonly read: Buffer | 'stale' | undefined } => {
+  if (training) return { file: cacheFile, read: undefined }
+  const own = readCache(cacheFile)
+  return own instanceof Buffer || cacheFile === general ? { file: cacheFile, read: own } : { file: general, read: readCache(general) }
+})()
+const read = chosen.read
 const cachedData = read instanceof Buffer ? read : undefined
 const script = new vm.Script(source, {
   filename: file,
   ...(cachedData !== undefined ? { cachedData } : {}),
 })
 // written straight to the descriptor, as all of plait's output is (src/cli/streams.ts)
-if (process.env['PLAIT_DEBUG'] !== undefined) writeSync(2, `code cache: ${read === undefined ? 'none' : read === 'stale' ? 'stale' : script.cachedDataRejected === true ? 'rejected' : 'used'} (${nodePath.basename(fileURLToPath(usedFile))})\n`)
+if (process.env['PLAIT_DEBUG'] !== undefined) writeSync(2, `code cache: ${read === undefined ? 'none' : read === 'stale' ? 'stale' : script.cachedDataRejected === true ? 'rejected' : 'used'} (${nodePath.basename(fileURLToPath(chosen.file))})\n`)
 // `npm run build` sets this for one representative run of each cache: what V8 compiled by the end
-// of it is saved, as the cache of the command it ran.
-// It is written beside and renamed into place, so that a plait starting meanwhile reads a whole one.
+// of it is saved, after the bundle's id, as the cache of the command it ran. It is written beside
+// and renamed into place, so that a plait starting meanwhile reads a whole one.
 if (training && id !== undefined) {
   process.once('exit', () => {
     const temp = `${fileURLToPath(cacheFile)}.${process.pid}.tmp`

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { SourceMap } from 'node:module'
 import * as nodePath from 'node:path'
+import { memo } from '../core/Memo.js'
 
 /** Where a generated position came from (Node's SourceMap#findEntry: 0-based line and column). */
 export interface Lookup {
@@ -27,21 +28,14 @@ export const mapStack = (stack: string, file: string, lookup: Lookup, source: (n
     return e.originalSource === undefined || e.originalLine === undefined || e.originalColumn === undefined ? frame : `${head}${source(e.originalSource)}:${e.originalLine + 1}:${e.originalColumn + 1}${close}`
   })
 
-/** Source maps read, by the file they map (a provider test may report many failures; the map is megabytes). */
-const lookups = new Map<string, Lookup | undefined>()
-
-const lookupOf = (file: string): Lookup | undefined => {
-  if (!lookups.has(file)) {
-    let lookup: Lookup | undefined
-    try {
-      lookup = new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0])
-    } catch {
-      lookup = undefined
-    }
-    lookups.set(file, lookup)
+/** A file's source map, read once (a provider test may report many failures; the map is megabytes); undefined: none readable. */
+const lookupOf = memo((file: string): Lookup | undefined => {
+  try {
+    return new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0])
+  } catch {
+    return undefined
   }
-  return lookups.get(file)
-}
+})
 
 /**
  * The stack mapped through `file`'s source map (`FILE.map`, as the bundle's link names it), its

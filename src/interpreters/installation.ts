@@ -2,35 +2,30 @@
 // walking up to the directory that holds plait's package.json. The answer is the same from tsc's
 // module tree (dist/interpreters/libral/discover.js), from the bundled command (dist/bin/plait.cjs)
 // and from the sources under test (src/...), whatever depth the module sits at. It is looked up
-// once per directory a process asks from: the bundled command asks from one directory, for its
-// version and its lib/ paths, and reads package.json once. What is kept is where plait itself is
+// once per directory a process asks from (the bundled command knows its version from the build,
+// and reads package.json only for its lib/ paths). What is kept is where plait itself is
 // installed, a host path that the process runs from, never a path of the machine it manages: it
 // is not one of the resolved paths that may change under a run.
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { memo } from '../core/Memo.js'
 
 interface Package {
   readonly dir: string
   readonly version: string
 }
 
-const found = new Map<string, Package>()
-
-const lookup = (moduleUrl: string): Package => {
-  const start = nodePath.dirname(fileURLToPath(moduleUrl))
-  const known = found.get(start)
-  if (known !== undefined) return known
+/** The nearest package.json of plait, with a version, at or above a directory. */
+const packageAbove = memo((start: string): Package => {
   for (let dir = start; ; dir = nodePath.dirname(dir)) {
     const version = plaitVersion(nodePath.join(dir, 'package.json'))
-    if (version !== undefined) {
-      const p = { dir, version }
-      found.set(start, p)
-      return p
-    }
+    if (version !== undefined) return { dir, version }
     if (nodePath.dirname(dir) === dir) throw new Error(`invariant: no package.json of plait, with a version, above ${start}`)
   }
-}
+})
+
+const lookup = (moduleUrl: string): Package => packageAbove(nodePath.dirname(fileURLToPath(moduleUrl)))
 
 /** The directory of the installed plait package, from the URL of any module of it. */
 export const packageDir = (moduleUrl: string): string => lookup(moduleUrl).dir
