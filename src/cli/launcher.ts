@@ -9,7 +9,8 @@
 // run does not use. `plait plan`, the command run most, has a cache of its own (plait.plan.cache,
 // made by a plan), without the executor's code that every other command's (plait.cjs.cache, made
 // by an apply, which plans first) holds: some 2 ms of a plan's start. validate and compile, which
-// do part of a plan, and show, which prints one, start with it too.
+// do part of a plan, and show, which prints one, start with it too, and so does `--version`, which
+// runs no more than the start every plan runs (about 0.9 ms less than with the apply's cache).
 //
 // V8 accepts a cache made for any source of the same length (it checks no more than that, the
 // Node and the flags), and then runs the code the cache holds: a bundle edited to the same length
@@ -22,8 +23,8 @@ import { fileURLToPath } from 'node:url'
 import * as vm from 'node:vm'
 
 const bundle = new URL('./plait.cjs', import.meta.url)
-/** The commands that start with the plan's cache: the plan, and those that do part of it (validate, compile) or show one. */
-const planCache: ReadonlySet<string> = new Set(['plan', 'validate', 'compile', 'show'])
+/** The commands that start with the plan's cache: the plan, those that do part of it (validate, compile) or show one, and the version. */
+const planCache: ReadonlySet<string> = new Set(['plan', 'validate', 'compile', 'show', '--version', '-V'])
 const command = process.argv[2]
 const general = new URL('./plait.cjs.cache', import.meta.url)
 const cacheFile = command !== undefined && planCache.has(command) ? new URL('./plait.plan.cache', import.meta.url) : general

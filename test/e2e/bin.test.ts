@@ -47,10 +47,16 @@ describe('the shipped command', () => {
     expect(r.stdout).toBe(`${pkg.version}\n`)
   })
 
-  it('starts with the code cache the build made: plan, validate, compile and show with the plan\'s, every other command with the apply\'s', async () => {
-    const r = await plait(['--version'], { env: { PLAIT_DEBUG: '1' } })
-    expect(r.code, show(r)).toBe(0)
-    expect(r.stderr).toBe('code cache: used (plait.cjs.cache)\n')
+  it('starts with the code cache the build made: plan, validate, compile, show and the version with the plan\'s, every other command with the apply\'s', async () => {
+    for (const flag of ['--version', '-V']) {
+      const r = await plait([flag], { env: { PLAIT_DEBUG: '1' } })
+      expect(r.code, show(r)).toBe(0)
+      expect(r.stdout).toBe(`${pkg.version}\n`)
+      expect(r.stderr, flag).toBe('code cache: used (plait.plan.cache)\n')
+    }
+    const help = await plait(['--help'], { env: { PLAIT_DEBUG: '1' } })
+    expect(help.code, show(help)).toBe(0)
+    expect(help.stderr).toBe('code cache: used (plait.cjs.cache)\n')
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
     try {
       const manifest = path.join(dir, 'm.yaml')
