@@ -140,6 +140,14 @@ describe('the shipped command', () => {
     expect(text).not.toMatch(/__toESM\(require\("node:(fs|path)"\)/)
   })
 
+  it('serves a module loaded on first use by a class\'s getters, which V8 sets up in one step, not one property at a time', () => {
+    const text = fs.readFileSync(path.join(path.dirname(binary), 'plait.cjs'), 'latin1')
+    for (const m of ['crypto', 'os', 'child_process', 'fs/promises']) {
+      expect(text, m).toMatch(new RegExp(`([\\w$]+)=\\(\\)=>[\\w$]+\\?\\?=require\\("node:${m.replace('/', '\\/')}"\\);[\\w$]+\\.exports=Object\\.create\\(class\\{get (\\w+)\\(\\)\\{return \\1\\(\\)\\.\\2\\}`))
+    }
+    expect(text).not.toMatch(/Object\.create\(Object\.defineProperties\(\{\},\{[\w$]+:\{get\(\)/)
+  })
+
   it('is a CommonJS script, so that Node starts it without its ES module loader', () => {
     expect(JSON.parse(fs.readFileSync(path.join(path.dirname(binary), 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' })
     expect(fs.readFileSync(binary, 'utf8')).not.toMatch(/^\s*(import|export)\b/m)
