@@ -175,8 +175,8 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  define: { 'import.meta.url': '__launcherUrl', __PLAIT_ID_MARK__: JSON.stringify(idMark), __PLAIT_ID_LENGTH__: String(idLength) },
-  banner: { js: '"use strict";const __launcherUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // its directory, as Node gives an ES module (import.meta.dirname) and a CommonJS one (__dirname)
+  define: { 'import.meta.dirname': '__dirname', __PLAIT_ID_MARK__: JSON.stringify(idMark), __PLAIT_ID_LENGTH__: String(idLength) },
   logLevel: 'warning',
 })
 writeFileSync(join(staging, 'package.json'), '{\n  "type": "commonjs"\n}\n')

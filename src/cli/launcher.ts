@@ -16,24 +16,30 @@
 // Node and the flags), and then runs the code the cache holds: a bundle edited to the same length
 // would run as it was before. So the build writes the bundle's id (its sha256's first digits) into
 // its first line and at the head of every cache, and a cache is used only with its bundle's id.
+//
+// It runs only as the CommonJS script the build makes of it (its `require` is CommonJS's). Its
+// files are named by plain paths from its directory (`import.meta.dirname`, which the build makes
+// `__dirname`), and Node's modules imported by name: URLs for them, and esbuild's copy of every
+// property of a module imported whole, took some 1 ms of `--version`'s 16.
 import { readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
-import * as nodePath from 'node:path'
-import { fileURLToPath } from 'node:url'
-import * as vm from 'node:vm'
+import { basename, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Script } from 'node:vm'
 
-const bundle = new URL('./plait.cjs', import.meta.url)
+const dir = import.meta.dirname
+/** The bundled command. */
+const file = join(dir, 'plait.cjs')
 /** The commands that start with the plan's cache: the plan, those that do part of it (validate, compile) or show one, and the version. */
 const planCache: ReadonlySet<string> = new Set(['plan', 'validate', 'compile', 'show', '--version', '-V'])
 const command = process.argv[2]
-const general = new URL('./plait.cjs.cache', import.meta.url)
-const cacheFile = command !== undefined && planCache.has(command) ? new URL('./plait.plan.cache', import.meta.url) : general
-const file = fileURLToPath(bundle)
+const general = join(dir, 'plait.cjs.cache')
+const cacheFile = command !== undefined && planCache.has(command) ? join(dir, 'plait.plan.cache') : general
 /** The build's run that makes a cache (below): it starts from no cache, so that its cache holds only what it compiled. */
 const training = process.env['PLAIT_WRITE_CODE_CACHE'] === '1'
 
 // The bundle is one function expression, wrapped as Node wraps a CommonJS module, and ASCII only
 // (scripts/bundle.mjs makes both so): read as latin1 it is compiled as it is, with no copy made.
-const source = readFileSync(bundle, 'latin1')
+const source = readFileSync(file, 'latin1')
 
 /** The bundle's id (scripts/bundle.mjs defines where it stands): undefined for a bundle without one, which gets no cache. */
 declare const __PLAIT_ID_MARK__: string
@@ -42,10 +48,10 @@ const idAt = source.indexOf(__PLAIT_ID_MARK__)
 const id = idAt >= 0 && idAt < 200 ? source.slice(idAt + __PLAIT_ID_MARK__.length, idAt + __PLAIT_ID_MARK__.length + __PLAIT_ID_LENGTH__) : undefined
 
 /** A cache file's code, when it starts with this bundle's id ('stale': made for another bundle; undefined: none). */
-const readCache = (url: URL): Buffer | 'stale' | undefined => {
+const readCache = (path: string): Buffer | 'stale' | undefined => {
   let bytes: Buffer
   try {
-    bytes = readFileSync(url)
+    bytes = readFileSync(path)
   } catch {
     return undefined
   }
@@ -57,25 +63,25 @@ const readCache = (url: URL): Buffer | 'stale' | undefined => {
  * for this bundle (an install that lost the file, a build under way), the general one, which holds
  * all the plan's code too. The build's runs start from none.
  */
-const chosen = ((): { readonly file: URL; readonly read: Buffer | 'stale' | undefined } => {
+const chosen = ((): { readonly file: string; readonly read: Buffer | 'stale' | undefined } => {
   if (training) return { file: cacheFile, read: undefined }
   const own = readCache(cacheFile)
   return own instanceof Buffer || cacheFile === general ? { file: cacheFile, read: own } : { file: general, read: readCache(general) }
 })()
 const read = chosen.read
 const cachedData = read instanceof Buffer ? read : undefined
-const script = new vm.Script(source, {
+const script = new Script(source, {
   filename: file,
   ...(cachedData !== undefined ? { cachedData } : {}),
 })
 // written straight to the descriptor, as all of plait's output is (src/cli/streams.ts)
-if (process.env['PLAIT_DEBUG'] !== undefined) writeSync(2, `code cache: ${read === undefined ? 'none' : read === 'stale' ? 'stale' : script.cachedDataRejected === true ? 'rejected' : 'used'} (${nodePath.basename(fileURLToPath(chosen.file))})\n`)
+if (process.env['PLAIT_DEBUG'] !== undefined) writeSync(2, `code cache: ${read === undefined ? 'none' : read === 'stale' ? 'stale' : script.cachedDataRejected === true ? 'rejected' : 'used'} (${basename(chosen.file)})\n`)
 // `npm run build` sets this for one representative run of each cache: what V8 compiled by the end
 // of it is saved, after the bundle's id, as the cache of the command it ran. It is written beside
 // and renamed into place, so that a plait starting meanwhile reads a whole one.
 if (training && id !== undefined) {
   process.once('exit', () => {
-    const temp = `${fileURLToPath(cacheFile)}.${process.pid}.tmp`
+    const temp = `${cacheFile}.${process.pid}.tmp`
     writeFileSync(temp, Buffer.concat([Buffer.from(id, 'latin1'), script.createCachedData()]))
     renameSync(temp, cacheFile)
   })
@@ -84,4 +90,4 @@ const module = { exports: {} }
 // The bundle requires Node's modules and fast-check, which resolve from its directory: the
 // launcher's own `require` (it is a CommonJS script beside the bundle) resolves them the same way,
 // where one made for the bundle's path (`createRequire`) cost 0.3 to 0.8 ms of every start.
-;(script.runInThisContext() as (...args: unknown[]) => void)(module.exports, require, module, file, nodePath.dirname(file), bundle.href)
+;(script.runInThisContext() as (...args: unknown[]) => void)(module.exports, require, module, file, dir, pathToFileURL(file).href)
