@@ -80,6 +80,34 @@ describe('the shipped command', () => {
     }
   })
 
+  it('finds its bundle and caches beside the real file when started through a symlink (as npm links it), in a directory whose name a URL would escape', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
+    try {
+      // the package as npm installs it: its package.json above dist/bin (an apply looks for it from the bundle's URL)
+      const installed = path.join(dir, 'a b#c%20', 'dist', 'bin')
+      fs.cpSync(path.dirname(binary), installed, { recursive: true })
+      fs.copyFileSync(path.join(repo, 'package.json'), path.join(dir, 'a b#c%20', 'package.json'))
+      fs.mkdirSync(path.join(dir, 'bin'))
+      const link = path.join(dir, 'bin', 'plait')
+      fs.symlinkSync(path.join(installed, 'plait.js'), link)
+      fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+      const run = (args: string[]) => spawnSync(process.execPath, [link, ...args], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
+      const version = run(['--version'])
+      expect(version.status, version.stderr).toBe(0)
+      expect(version.stdout).toBe(`${pkg.version}\n`)
+      expect(version.stderr).toBe('code cache: used (plait.plan.cache)\n')
+      const plan = run(['plan', path.join(dir, 'm.yaml'), '--root', dir])
+      expect(plan.status, plan.stderr).toBe(0)
+      expect(plan.stderr).toBe('code cache: used (plait.plan.cache)\n')
+      expect(plan.stdout).toContain('Plan: 0 to create, 0 to change, 0 to delete, 1 unchanged.')
+      const apply = run(['apply', path.join(dir, 'm.yaml'), '--root', dir])
+      expect(apply.status, apply.stderr).toBe(0)
+      expect(apply.stderr).toBe('code cache: used (plait.cjs.cache)\n')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('gives a plan the apply\'s cache where its own is missing or made for another bundle', () => {
     onCopy((dir) => {
       fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
