@@ -444,14 +444,15 @@ async function benchPuppet() {
     if (r.code !== 0) throw new Error(`puppet apply --noop exited ${r.code}: the state is not unchanged for puppet\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`)
     return r
   }
+  // plait as a user runs it, like puppet: no preload
+  const plaitRun = async () => expectSummary(await timed(process.execPath, [plait, 'plan', manifest, '--root', root], { hook: false }), 'plait plan (puppet comparison)', unchangedRe)
   await puppetRun() // warm-up (and a check that puppet sees no changes)
-  await timed(process.execPath, [plait, 'plan', manifest, '--root', root])
+  await plaitRun()
   const runs = argv.runs !== undefined ? Math.max(1, Number(argv.runs)) : 3
   for (let i = 0; i < runs; i++) {
     puppetS.add(await puppetRun())
-    // plait as a user runs it, like puppet: no preload
-    expectSummary(plaitS.add(await timed(process.execPath, [plait, 'plan', manifest, '--root', root], { hook: false })), 'plait plan (puppet comparison)', unchangedRe)
-    expectSummary(plaitS.add(await timed(process.execPath, [plait, 'plan', manifest, '--root', root], { hook: false })), 'plait plan (puppet comparison)', unchangedRe)
+    plaitS.add(await plaitRun())
+    plaitS.add(await plaitRun())
   }
   rmSync(dir, { recursive: true, force: true })
   const ratio = puppetS.median / plaitS.median
@@ -515,13 +516,16 @@ async function main() {
     out.push('')
     out.push(`Start-up: ${startup.runs} interleaved rounds, each command as a user runs it (no preload)`)
     out.push(table([ss.node, ss.version, ss.planEmpty, ...(extraCerts ? [ss.nodeClean, ss.versionClean, ss.planEmptyClean] : [])]))
-    out.push(`  plait --version / node -e 0:               ${startup.versionOverNode.toFixed(2)}x  (${met(startup.versionOverNode)})`)
-    out.push(`  plan of an empty manifest / node -e 0:     ${startup.emptyPlanOverNode.toFixed(2)}x  (${met(startup.emptyPlanOverNode)})`)
+    // the two ratios of one environment, their labels padded to `width` after `indent`
+    const ratioLines = (r, indent, width) => [
+      `${indent}${'plait --version / node -e 0:'.padEnd(width)}${r.versionOverNode.toFixed(2)}x  (${met(r.versionOverNode)})`,
+      `${indent}${'plan of an empty manifest / node -e 0:'.padEnd(width)}${r.emptyPlanOverNode.toFixed(2)}x  (${met(r.emptyPlanOverNode)})`,
+    ]
+    out.push(...ratioLines(startup, '  ', 43))
     const c = startup.withoutExtraCerts
     if (c !== undefined) {
       out.push(`  NODE_EXTRA_CA_CERTS is set: each Node start parses it (node -e 0 ${fmt(startup.node)} ms with it, ${fmt(c.node)} ms without); without it, as most machines start:`)
-      out.push(`    plait --version / node -e 0:             ${c.versionOverNode.toFixed(2)}x  (${met(c.versionOverNode)})`)
-      out.push(`    plan of an empty manifest / node -e 0:   ${c.emptyPlanOverNode.toFixed(2)}x  (${met(c.emptyPlanOverNode)})`)
+      out.push(...ratioLines(c, '    ', 41))
     }
   }
   for (const r of results) {

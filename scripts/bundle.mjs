@@ -4,7 +4,7 @@
 //   plait.js         the launcher (src/cli/launcher.ts): runs plait.cjs with V8's code cache
 //   package.json     says that plait.js is CommonJS (the package is ES modules)
 //   plait.cjs.cache  that cache, made here by one representative run (an apply: cacheTraining.mjs)
-//   plait.plan.cache the cache of plan, validate, compile and show, made by a plan of the same manifest (launcher.ts)
+//   plait.plan.cache the cache of plan, validate, compile, show and --version, made by a plan of the same manifest (launcher.ts)
 // so that starting plait reads three files and compiles almost nothing, instead of loading some
 // 230 modules of tsc's output and 137 files of dependencies and compiling them every time.
 // `npm run build` runs it after tsc, which type-checks and still emits dist/ module by module

@@ -5,24 +5,20 @@
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { builtinModules } from 'node:module'
-import * as os from 'node:os'
 import * as path from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { binary, ensureBuilt, plait, repo, show } from './helpers.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { binary, cleanup, ensureBuilt, plait, repo, show, tempDir } from './helpers.js'
 
 beforeAll(ensureBuilt)
+afterAll(cleanup)
 
 const pkg = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string; bin: { plait: string }; dependencies: Record<string, string> }
 
-/** Runs `f` on a copy of the shipped dist/bin in a temporary directory, removed after. */
+/** Runs `f` on a copy of the shipped dist/bin in a temporary directory (removed when the file's tests end). */
 const onCopy = (f: (dir: string) => void): void => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
-  try {
-    fs.cpSync(path.dirname(binary), dir, { recursive: true })
-    f(dir)
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
+  const dir = tempDir('plait-bin-')
+  fs.cpSync(path.dirname(binary), dir, { recursive: true })
+  f(dir)
 }
 
 /**
@@ -57,55 +53,47 @@ describe('the shipped command', () => {
     const help = await plait(['--help'], { env: { PLAIT_DEBUG: '1' } })
     expect(help.code, show(help)).toBe(0)
     expect(help.stderr).toBe('code cache: used (plait.cjs.cache)\n')
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
-    try {
-      const manifest = path.join(dir, 'm.yaml')
-      fs.writeFileSync(manifest, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
-      const plan = await plait(['plan', manifest, '--root', dir], { env: { PLAIT_DEBUG: '1' } })
-      expect(plan.code, show(plan)).toBe(0)
-      expect(plan.stderr).toBe('code cache: used (plait.plan.cache)\n')
-      for (const args of [['validate', manifest], ['compile', manifest], ['plan', manifest, '--root', dir, '--out', path.join(dir, 'p.json')], ['show', path.join(dir, 'p.json')]]) {
-        const r = await plait(args, { env: { PLAIT_DEBUG: '1' } })
-        expect(r.code, show(r)).toBe(0)
-        expect(r.stderr, args[0]).toBe('code cache: used (plait.plan.cache)\n')
-      }
-      const apply = await plait(['apply', manifest, '--root', dir], { env: { PLAIT_DEBUG: '1' } })
-      expect(apply.code, show(apply)).toBe(0)
-      expect(apply.stderr).toBe('code cache: used (plait.cjs.cache)\n')
-      // the plan's cache is smaller: it holds no executor
-      const size = (f: string): number => fs.statSync(path.join(path.dirname(binary), f)).size
-      expect(size('plait.plan.cache')).toBeLessThan(size('plait.cjs.cache'))
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
+    const dir = tempDir('plait-bin-')
+    const manifest = path.join(dir, 'm.yaml')
+    fs.writeFileSync(manifest, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+    const plan = await plait(['plan', manifest, '--root', dir], { env: { PLAIT_DEBUG: '1' } })
+    expect(plan.code, show(plan)).toBe(0)
+    expect(plan.stderr).toBe('code cache: used (plait.plan.cache)\n')
+    for (const args of [['validate', manifest], ['compile', manifest], ['plan', manifest, '--root', dir, '--out', path.join(dir, 'p.json')], ['show', path.join(dir, 'p.json')]]) {
+      const r = await plait(args, { env: { PLAIT_DEBUG: '1' } })
+      expect(r.code, show(r)).toBe(0)
+      expect(r.stderr, args[0]).toBe('code cache: used (plait.plan.cache)\n')
     }
+    const apply = await plait(['apply', manifest, '--root', dir], { env: { PLAIT_DEBUG: '1' } })
+    expect(apply.code, show(apply)).toBe(0)
+    expect(apply.stderr).toBe('code cache: used (plait.cjs.cache)\n')
+    // the plan's cache is smaller: it holds no executor
+    const size = (f: string): number => fs.statSync(path.join(path.dirname(binary), f)).size
+    expect(size('plait.plan.cache')).toBeLessThan(size('plait.cjs.cache'))
   })
 
   it('finds its bundle and caches beside the real file when started through a symlink (as npm links it), in a directory whose name a URL would escape', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
-    try {
-      // the package as npm installs it: its package.json above dist/bin (an apply looks for it from the bundle's URL)
-      const installed = path.join(dir, 'a b#c%20', 'dist', 'bin')
-      fs.cpSync(path.dirname(binary), installed, { recursive: true })
-      fs.copyFileSync(path.join(repo, 'package.json'), path.join(dir, 'a b#c%20', 'package.json'))
-      fs.mkdirSync(path.join(dir, 'bin'))
-      const link = path.join(dir, 'bin', 'plait')
-      fs.symlinkSync(path.join(installed, 'plait.js'), link)
-      fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
-      const run = (args: string[]) => spawnSync(process.execPath, [link, ...args], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
-      const version = run(['--version'])
-      expect(version.status, version.stderr).toBe(0)
-      expect(version.stdout).toBe(`${pkg.version}\n`)
-      expect(version.stderr).toBe('code cache: used (plait.plan.cache)\n')
-      const plan = run(['plan', path.join(dir, 'm.yaml'), '--root', dir])
-      expect(plan.status, plan.stderr).toBe(0)
-      expect(plan.stderr).toBe('code cache: used (plait.plan.cache)\n')
-      expect(plan.stdout).toContain('Plan: 0 to create, 0 to change, 0 to delete, 1 unchanged.')
-      const apply = run(['apply', path.join(dir, 'm.yaml'), '--root', dir])
-      expect(apply.status, apply.stderr).toBe(0)
-      expect(apply.stderr).toBe('code cache: used (plait.cjs.cache)\n')
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
+    const dir = tempDir('plait-bin-')
+    // the package as npm installs it: its package.json above dist/bin (an apply looks for it from the bundle's URL)
+    const installed = path.join(dir, 'a b#c%20', 'dist', 'bin')
+    fs.cpSync(path.dirname(binary), installed, { recursive: true })
+    fs.copyFileSync(path.join(repo, 'package.json'), path.join(dir, 'a b#c%20', 'package.json'))
+    fs.mkdirSync(path.join(dir, 'bin'))
+    const link = path.join(dir, 'bin', 'plait')
+    fs.symlinkSync(path.join(installed, 'plait.js'), link)
+    fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+    const run = (args: string[]) => spawnSync(process.execPath, [link, ...args], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
+    const version = run(['--version'])
+    expect(version.status, version.stderr).toBe(0)
+    expect(version.stdout).toBe(`${pkg.version}\n`)
+    expect(version.stderr).toBe('code cache: used (plait.plan.cache)\n')
+    const plan = run(['plan', path.join(dir, 'm.yaml'), '--root', dir])
+    expect(plan.status, plan.stderr).toBe(0)
+    expect(plan.stderr).toBe('code cache: used (plait.plan.cache)\n')
+    expect(plan.stdout).toContain('Plan: 0 to create, 0 to change, 0 to delete, 1 unchanged.')
+    const apply = run(['apply', path.join(dir, 'm.yaml'), '--root', dir])
+    expect(apply.status, apply.stderr).toBe(0)
+    expect(apply.stderr).toBe('code cache: used (plait.cjs.cache)\n')
   })
 
   it('gives a plan the apply\'s cache where its own is missing or made for another bundle', () => {
@@ -183,72 +171,60 @@ describe('the shipped command', () => {
 
   it('loads Node\'s heavier modules only when a command uses them: --version loads none, a plan only crypto, and only to hash', async () => {
     // A preloaded script reports which of Node's modules the process loaded by its exit.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
-    try {
-      const loaded = reporting(dir, "process.on('exit', () => require('fs').writeSync(2, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))) + '\\n'))\n")
-      const heavy = ['child_process', 'crypto', 'worker_threads', 'readline', 'fs/promises', 'os', 'dgram', 'net', 'stream', 'internal/modules/esm/module_job']
-      // its output goes straight to the descriptor: not even Node's stdout stream (net, for a pipe) is made
-      expect(loaded(['--version']).filter((m) => heavy.includes(m))).toEqual([])
-      // a plan with nothing to hash (the manifest's own digest is made when a saved plan needs it) loads none either
-      fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
-      expect(loaded(['plan', path.join(dir, 'm.yaml'), '--root', dir]).filter((m) => heavy.includes(m))).toEqual([])
-      // a content is hashed: crypto, and nothing else of them
-      fs.writeFileSync(path.join(dir, 'c.yaml'), 'ccm:\n  resources:\n    - file:\n        - /f: {ensure: present, content: "x", owner: root, group: root, mode: "0644"}\n')
-      const plan = loaded(['plan', path.join(dir, 'c.yaml'), '--root', dir])
-      expect(plan).toContain('crypto')
-      expect(plan.filter((m) => ['child_process', 'worker_threads', 'readline', 'fs/promises', 'net'].includes(m))).toEqual([])
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
+    const dir = tempDir('plait-bin-')
+    const loaded = reporting(dir, "process.on('exit', () => require('fs').writeSync(2, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))) + '\\n'))\n")
+    const heavy = ['child_process', 'crypto', 'worker_threads', 'readline', 'fs/promises', 'os', 'dgram', 'net', 'stream', 'internal/modules/esm/module_job']
+    // its output goes straight to the descriptor: not even Node's stdout stream (net, for a pipe) is made
+    expect(loaded(['--version']).filter((m) => heavy.includes(m))).toEqual([])
+    // a plan with nothing to hash (the manifest's own digest is made when a saved plan needs it) loads none either
+    fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+    expect(loaded(['plan', path.join(dir, 'm.yaml'), '--root', dir]).filter((m) => heavy.includes(m))).toEqual([])
+    // a content is hashed: crypto, and nothing else of them
+    fs.writeFileSync(path.join(dir, 'c.yaml'), 'ccm:\n  resources:\n    - file:\n        - /f: {ensure: present, content: "x", owner: root, group: root, mode: "0644"}\n')
+    const plan = loaded(['plan', path.join(dir, 'c.yaml'), '--root', dir])
+    expect(plan).toContain('crypto')
+    expect(plan.filter((m) => ['child_process', 'worker_threads', 'readline', 'fs/promises', 'net'].includes(m))).toEqual([])
   })
 
   it('knows its version from the build: neither --version nor a plan reads a package.json of plait', () => {
     // A preloaded script reports every package.json the process read through fs (Node's own look
     // at dist/bin/package.json, to tell the launcher is CommonJS, goes through its loader instead).
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
-    try {
-      const opened = reporting(dir, "const fs = require('fs'); const seen = []; for (const f of ['openSync', 'readFileSync']) { const real = fs[f]; fs[f] = function (p, ...rest) { if (String(p).endsWith('package.json')) seen.push(String(p)); return real.call(this, p, ...rest) } }; process.on('exit', () => fs.writeSync(2, JSON.stringify(seen) + '\\n'))\n")
-      expect(opened(['--version'])).toEqual([])
-      fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
-      expect(opened(['plan', path.join(dir, 'm.yaml'), '--root', dir])).toEqual([])
-      // the check can fail: lib/libral's path is found by reading package.json, and `ral` asks for it
-      expect(opened(['ral', '--root', dir]).some((p) => p === path.join(repo, 'package.json'))).toBe(true)
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
+    const dir = tempDir('plait-bin-')
+    const opened = reporting(dir, "const fs = require('fs'); const seen = []; for (const f of ['openSync', 'readFileSync']) { const real = fs[f]; fs[f] = function (p, ...rest) { if (String(p).endsWith('package.json')) seen.push(String(p)); return real.call(this, p, ...rest) } }; process.on('exit', () => fs.writeSync(2, JSON.stringify(seen) + '\\n'))\n")
+    expect(opened(['--version'])).toEqual([])
+    fs.writeFileSync(path.join(dir, 'm.yaml'), 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+    expect(opened(['plan', path.join(dir, 'm.yaml'), '--root', dir])).toEqual([])
+    // the check can fail: lib/libral's path is found by reading package.json, and `ral` asks for it
+    expect(opened(['ral', '--root', dir]).some((p) => p === path.join(repo, 'package.json'))).toBe(true)
   })
 
   it('prints an internal error\'s stack (PLAIT_DEBUG) at the TypeScript lines, not the minified script\'s', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
-    try {
-      // a hash that fails as no caller expects: an internal error, thrown from src/core/Digest.ts
-      const inject = path.join(dir, 'inject.cjs')
-      fs.writeFileSync(inject, "require('node:crypto').hash = () => { throw new TypeError('injected failure') }\n")
-      fs.writeFileSync(path.join(dir, 'c.yaml'), 'ccm:\n  resources:\n    - file:\n        - /f: {content: "x", owner: root, group: root, mode: "0644"}\n')
-      const r = spawnSync(process.execPath, ['-r', inject, binary, 'plan', path.join(dir, 'c.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
-      expect(r.status, r.stderr).toBe(1)
-      expect(r.stderr).toContain('error: internal error: injected failure\n')
-      const digest = path.join(repo, 'src', 'core', 'Digest.ts')
-      const frame = new RegExp(`at \\S+ \\(${digest.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+):\\d+\\)`).exec(r.stderr)
-      expect(frame, r.stderr).not.toBeNull()
-      expect(fs.readFileSync(digest, 'utf8').split('\n')[Number(frame![1]) - 1]).toContain('crypto.hash(')
-      expect(r.stderr).not.toContain('plait.cjs:')
-      // the same from a copy elsewhere, as an install has it: V8 names a script compiled from a code
-      // cache by the build's path, and the frames are mapped all the same (through the copy's map)
-      const installed = path.join(dir, 'node_modules', 'plait', 'dist', 'bin')
-      fs.cpSync(path.dirname(binary), installed, { recursive: true })
-      const copy = spawnSync(process.execPath, ['-r', inject, path.join(installed, 'plait.js'), 'plan', path.join(dir, 'c.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
-      expect(copy.status, copy.stderr).toBe(1)
-      expect(copy.stderr).toContain('code cache: used (plait.plan.cache)\n')
-      const copied = path.resolve(installed, '..', '..', 'src', 'core', 'Digest.ts')
-      expect(copy.stderr).toContain(`(${copied}:${frame![1]}:`)
-      expect(copy.stderr).not.toContain('plait.cjs:')
-      // without PLAIT_DEBUG, the message alone
-      const quiet = spawnSync(process.execPath, ['-r', inject, binary, 'plan', path.join(dir, 'c.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: undefined } })
-      expect(quiet.stderr).toBe('error: internal error: injected failure\n  please report this with the command you ran\n')
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
+    const dir = tempDir('plait-bin-')
+    // a hash that fails as no caller expects: an internal error, thrown from src/core/Digest.ts
+    const inject = path.join(dir, 'inject.cjs')
+    fs.writeFileSync(inject, "require('node:crypto').hash = () => { throw new TypeError('injected failure') }\n")
+    fs.writeFileSync(path.join(dir, 'c.yaml'), 'ccm:\n  resources:\n    - file:\n        - /f: {content: "x", owner: root, group: root, mode: "0644"}\n')
+    const r = spawnSync(process.execPath, ['-r', inject, binary, 'plan', path.join(dir, 'c.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toContain('error: internal error: injected failure\n')
+    const digest = path.join(repo, 'src', 'core', 'Digest.ts')
+    const frame = new RegExp(`at \\S+ \\(${digest.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+):\\d+\\)`).exec(r.stderr)
+    expect(frame, r.stderr).not.toBeNull()
+    expect(fs.readFileSync(digest, 'utf8').split('\n')[Number(frame![1]) - 1]).toContain('crypto.hash(')
+    expect(r.stderr).not.toContain('plait.cjs:')
+    // the same from a copy elsewhere, as an install has it: V8 names a script compiled from a code
+    // cache by the build's path, and the frames are mapped all the same (through the copy's map)
+    const installed = path.join(dir, 'node_modules', 'plait', 'dist', 'bin')
+    fs.cpSync(path.dirname(binary), installed, { recursive: true })
+    const copy = spawnSync(process.execPath, ['-r', inject, path.join(installed, 'plait.js'), 'plan', path.join(dir, 'c.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: '1' } })
+    expect(copy.status, copy.stderr).toBe(1)
+    expect(copy.stderr).toContain('code cache: used (plait.plan.cache)\n')
+    const copied = path.resolve(installed, '..', '..', 'src', 'core', 'Digest.ts')
+    expect(copy.stderr).toContain(`(${copied}:${frame![1]}:`)
+    expect(copy.stderr).not.toContain('plait.cjs:')
+    // without PLAIT_DEBUG, the message alone
+    const quiet = spawnSync(process.execPath, ['-r', inject, binary, 'plan', path.join(dir, 'c.yaml'), '--root', dir], { encoding: 'utf8', env: { ...process.env, PLAIT_DEBUG: undefined } })
+    expect(quiet.stderr).toBe('error: internal error: injected failure\n  please report this with the command you ran\n')
   })
 
   it('registers the one command named, and every command for the help listing and for a name it does not know', async () => {
@@ -265,20 +241,16 @@ describe('the shipped command', () => {
   })
 
   it('reads, through the yaml library it sets up on first use, a manifest its own reader gives up on', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plait-bin-'))
-    try {
-      // an anchor and an alias: outside the block subset, so the library reads the whole text
-      fs.writeFileSync(path.join(dir, 'anchor.yaml'), 'ccm:\n  resources:\n    - file:\n        - /a: &gone {ensure: absent}\n        - /b: *gone\n')
-      const ok = await plait(['plan', path.join(dir, 'anchor.yaml'), '--root', dir])
-      expect(ok.code, show(ok)).toBe(0)
-      expect(ok.stdout).toContain('Plan: 0 to create, 0 to change, 0 to delete, 2 unchanged.')
-      // and its errors, with their positions
-      fs.writeFileSync(path.join(dir, 'bad.yaml'), 'ccm:\n  resources:\n    - file:\n        - /a: {ensure: absent\n')
-      const bad = await plait(['plan', path.join(dir, 'bad.yaml'), '--root', dir])
-      expect(bad.code, show(bad)).toBe(1)
-      expect(bad.stderr).toMatch(/bad\.yaml:\d+:\d+: Flow map/)
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
+    const dir = tempDir('plait-bin-')
+    // an anchor and an alias: outside the block subset, so the library reads the whole text
+    fs.writeFileSync(path.join(dir, 'anchor.yaml'), 'ccm:\n  resources:\n    - file:\n        - /a: &gone {ensure: absent}\n        - /b: *gone\n')
+    const ok = await plait(['plan', path.join(dir, 'anchor.yaml'), '--root', dir])
+    expect(ok.code, show(ok)).toBe(0)
+    expect(ok.stdout).toContain('Plan: 0 to create, 0 to change, 0 to delete, 2 unchanged.')
+    // and its errors, with their positions
+    fs.writeFileSync(path.join(dir, 'bad.yaml'), 'ccm:\n  resources:\n    - file:\n        - /a: {ensure: absent\n')
+    const bad = await plait(['plan', path.join(dir, 'bad.yaml'), '--root', dir])
+    expect(bad.code, show(bad)).toBe(1)
+    expect(bad.stderr).toMatch(/bad\.yaml:\d+:\d+: Flow map/)
   })
 })
