@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // floor: the least work any tool must do to learn that N managed files are unchanged: read the
-// manifest (its bytes: no parsing), then for every file lstat + readFile + sha256, for every
+// manifest (its bytes: no parsing), then for every file lstat + read + sha256, for every
 // directory lstat, and nothing else. The bench spawns it exactly like plait, so Node's start-up is
 // in both numbers.
 //
@@ -11,12 +11,14 @@
 // add to the floor; its time in the process (`parseMs`) goes in the output. Not part of the floor
 // the goal is measured against: it shows how much of the way to that goal parsing alone takes.
 // FILE has one line per resource: "f /machine/path" or "d /machine/path". Modes:
-//   sync  lstatSync + readFileSync, one after another
+//   sync  lstatSync, then open, readSync into one reused buffer, close, one after another
+//         (15% faster than readFileSync, which makes a buffer per file and fstats each again)
 //   seq   fs/promises lstat + readFile, awaited one after another
 //   pool  fs/promises lstat + readFile, at most --pool in flight (plait's observe uses 32)
+// Every mode hashes with crypto's one-shot `hash` (no Hash object per file).
 // Prints one JSON line: {mode, files, dirs, bytes, digest} (digest: sha256 over all the hashes).
-import { createHash } from 'node:crypto'
-import { lstatSync, readFileSync } from 'node:fs'
+import { createHash, hash } from 'node:crypto'
+import { closeSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { lstat, readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 
@@ -55,8 +57,26 @@ const items = readFileSync(values.list, 'utf8')
   .filter((l) => l.length > 2)
   .map((l) => ({ dir: l[0] === 'd', path: root + l.slice(2) }))
 
-const sha = (data) => createHash('sha256').update(data).digest('hex')
+const sha = (data) => hash('sha256', data)
 const hashes = new Array(items.length)
+
+/** The sync mode's one buffer, grown to the largest file read. */
+let buffer = Buffer.allocUnsafe(1 << 16)
+/** Reads the whole file at path (lstat said `size` bytes) into `buffer` through one descriptor; gives its length. */
+const readWhole = (path, size) => {
+  if (size + 1 > buffer.length) buffer = Buffer.allocUnsafe(size + 1)
+  const fd = openSync(path, 'r')
+  try {
+    let n = 0
+    for (let r; (r = readSync(fd, buffer, n, buffer.length - n, null)) > 0; ) {
+      n += r
+      if (n === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)])
+    }
+    return n
+  } finally {
+    closeSync(fd)
+  }
+}
 let bytes = 0
 
 const one = async (i) => {
@@ -80,9 +100,9 @@ switch (values.mode) {
         hashes[i] = `d${st.mode}`
         continue
       }
-      const data = readFileSync(it.path)
-      bytes += data.length
-      hashes[i] = sha(data)
+      const length = readWhole(it.path, st.size)
+      bytes += length
+      hashes[i] = sha(buffer.subarray(0, length))
     }
     break
   case 'seq':
