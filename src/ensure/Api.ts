@@ -4,6 +4,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Y from 'yaml'
 import * as Health from '../types/Health.js'
+import * as YamlKeys from '../manifest/YamlKeys.js'
 import type * as Args from './Args.js'
 import type * as SessionRecord from './SessionRecord.js'
 
@@ -76,7 +77,8 @@ export const decode = (text: string, types: ReadonlyArray<string>): E.Either<str
   if (text.trim().length === 0) return E.left('the request is empty')
   let v: unknown
   try {
-    const doc = Y.parseDocument(text, { uniqueKeys: true, prettyErrors: false })
+    // keys checked unique by YamlKeys, in linear time: the library's own check is quadratic
+    const doc = YamlKeys.checkUnique(Y.parseDocument(text, { uniqueKeys: false, prettyErrors: false }))
     if (doc.errors.length > 0) return E.left(`the request is not JSON or YAML: ${doc.errors[0]!.message.split('\n')[0]!}`)
     v = doc.toJS({ maxAliasCount: 100 })
   } catch (e) {

@@ -13,6 +13,7 @@ import * as Diagnostic from '../core/Diagnostic.js'
 import * as Position from '../core/Position.js'
 import type { Entry, Node } from './Node.js'
 import { block } from './YamlBlock.js'
+import * as YamlKeys from './YamlKeys.js'
 
 export { block, resolvePlain } from './YamlBlock.js'
 
@@ -39,7 +40,8 @@ export const library = (file: string, text: string): E.Either<ReadonlyArray<Diag
   const tooDeep = `document nests deeper than ${maxDepth} levels`
   let doc: Y.Document.Parsed
   try {
-    doc = Y.parseDocument(text, { lineCounter: lines, keepSourceTokens: true, uniqueKeys: true, prettyErrors: false })
+    // keys checked unique by YamlKeys, in linear time: the library's own check is quadratic
+    doc = YamlKeys.checkUnique(Y.parseDocument(text, { lineCounter: lines, keepSourceTokens: true, uniqueKeys: false, prettyErrors: false }))
   } catch (e) {
     // the library's own recursion, on nesting far beyond ours
     if (e instanceof RangeError) return E.left([Diagnostic.make('Syntax', tooDeep, { at: Position.make(file, 1, 1) })])

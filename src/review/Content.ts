@@ -4,6 +4,7 @@
 import * as UnifiedDiff from '../core/UnifiedDiff.js'
 import * as Y from 'yaml'
 import * as Structure from './Structure.js'
+import * as YamlKeys from '../manifest/YamlKeys.js'
 
 // model
 
@@ -37,8 +38,9 @@ export const formatOf = (name: string, text: string): Format | undefined => {
 export const parse = (format: Format, text: string): Structure.Json | undefined => {
   try {
     if (format === 'json') return Structure.plain(JSON.parse(text))
-    const docs = Y.parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false })
-    if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return undefined
+    // keys checked unique by YamlKeys, in linear time: the library's own check is quadratic
+    const docs = Y.parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false })
+    if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0 || YamlKeys.duplicates(d).length > 0)) return undefined
     return docs.map((d) => Structure.plain(d.toJS({ maxAliasCount: 100 })))
   } catch {
     return undefined

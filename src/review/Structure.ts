@@ -71,7 +71,8 @@ export const diff = (a: Json, b: Json, path: ReadonlyArray<string | number> = []
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
       if (i >= b.length) out.push({ path: [...path, i], before: a[i]! })
       else if (i >= a.length) out.push({ path: [...path, i], after: b[i]! })
-      else out.push(...diff(a[i]!, b[i]!, [...path, i]))
+      // one by one: spread into push, the changes of an item with 125,000 keys overflow the stack
+      else for (const c of diff(a[i]!, b[i]!, [...path, i])) out.push(c)
     }
     return out
   }

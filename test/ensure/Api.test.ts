@@ -34,6 +34,8 @@ describe('Api', () => {
     expect(Api.decode(`{"protocol":"${p}","type":"package","properties":[]}`, types)).toEqual(E.left('properties must be an object with the resource name and its properties'))
     expect(Api.decode(`{"protocol":"${p}","type":"service","properties":{"name":"x","require":["nope"]}}`, types)).toEqual(E.left('properties.require: "nope" is not TYPE#NAME'))
     expect(Api.decode('a: [', types)).toMatchObject({ left: expect.stringContaining('not JSON or YAML') })
+    // a key given twice (JSON allows it, the last winning): refused rather than one of them taken
+    expect(Api.decode(`{"protocol":"${p}","type":"package","type":"service","properties":{"name":"x"}}`, types)).toEqual(E.left('the request is not JSON or YAML: Map keys must be unique'))
     expect(Api.decode('x'.repeat(Api.maxBytes + 1), types)).toEqual(E.left(`the request is larger than ${Api.maxBytes} bytes`))
   })
 

@@ -25,9 +25,20 @@ describe('Yaml.parse', () => {
     expect(r.left[0]!.at?.line).toBeGreaterThan(0)
   })
 
-  it('refuses duplicate keys', () => {
+  it('refuses duplicate keys, each at the repeated key (after an empty value too)', () => {
     const r = Yaml.parse('m.yaml', 'a: 1\na: 2\n')
     expect(E.isLeft(r)).toBe(true)
+    // anchors make the library read it, not the block reader
+    const cases: ReadonlyArray<[string, number, number]> = [
+      ['x: &x 1\na: 1\na: 2\n', 3, 1],
+      ['x: &x 1\na:\na:\n', 3, 1], // the library's own check said 2:3, the end of the line before
+      ['x: &x 1\nm: {b: 1, b: 2}\n', 2, 11],
+    ]
+    for (const [text, line, col] of cases) {
+      const lib = Yaml.parse('m.yaml', text)
+      if (E.isRight(lib)) throw new Error(`accepted ${text}`)
+      expect(lib.left.map((d) => [d.message, d.at?.line, d.at?.col])).toEqual([['Map keys must be unique', line, col]])
+    }
   })
 
   it('refuses an alias bomb', () => {

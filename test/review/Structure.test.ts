@@ -29,6 +29,13 @@ describe('Structure.diff', () => {
     ])
   })
 
+  it('lists every change of an item with 130,000 changed keys (a YAML document of under 1 MiB) without overflowing the stack', () => {
+    const item = (v: number): Record<string, number> => Object.fromEntries(Array.from({ length: 130_000 }, (_, i) => [`k${i}`, v]))
+    const d = Structure.diff([item(1)], [item(2)])
+    expect(d).toHaveLength(130_000)
+    expect(d[0]).toEqual({ path: [0, 'k0'], before: 1, after: 2 })
+  })
+
   it('draws paths with odd keys quoted and the whole value as "."', () => {
     expect(Structure.pathText(['x.y', 0, 'ok'])).toBe('["x.y"][0].ok')
     expect(Structure.pathText([])).toBe('.')

@@ -1,10 +1,17 @@
-// rewrite: `plait plan` of one file whose content is rewritten, at the size up to which a plan shows
-// a diff (256 KiB), through the CLI. The least diff costs about the square of the lines it changes,
-// so plait searches for it only up to an edit limit (src/core/UnifiedDiff.ts); these are the two
-// costliest cases left: every line changed (the search gives up at once), and every fifth line
-// changed (the search runs to its limit, then gives up). Prints the median of each.
+// bounded: work that once grew with the square of its input, timed through the CLI as a user meets
+// it, so that it stays linear.
 //
-//   node bench/rewrite.mjs [--runs 3]     (standalone; bench/run.mjs calls benchRewrite)
+// - `plait plan` of one file whose content is rewritten, at the size up to which a plan shows a
+//   diff (256 KiB). The least diff costs about the square of the lines it changes, so plait
+//   searches for it only up to an edit limit (src/core/UnifiedDiff.ts); these are the two costliest
+//   cases left: every line changed (the search is not begun), and every fifth line changed.
+// - `plait validate` of a manifest whose `data` map has 20,000 keys and an anchor (so the yaml
+//   library reads it, not plait's block reader). The library's own check that keys are unique
+//   compares each key with every earlier one; plait checks them in one pass (src/manifest/YamlKeys.ts).
+//
+// Prints the median of each.
+//
+//   node bench/bounded.mjs [--runs 3]     (standalone; bench/run.mjs calls benchBounded)
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,6 +21,7 @@ import { parseArgs } from 'node:util'
 import { account } from './workload.mjs'
 
 const LINES = 9000
+const KEYS = 20000
 
 /** 9,000 lines of about 28 bytes (some 250 KiB); line i is `tag`'s own when `changed(i)`, else shared. */
 const text = (tag, changed) => Array.from({ length: LINES }, (_, i) => (changed(i) ? `${tag} setting ${i} = ${(i * 7919) % 100003}\n` : `shared setting ${i} = on\n`)).join('')
@@ -30,10 +38,12 @@ const run = (plait, args) =>
     child.on('close', (code) => resolve({ code, ms: Number(process.hrtime.bigint() - t0) / 1e6, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
   })
 
-/** Times the plan of each rewrite `runs` times; the bench's lines (median wall time of the CLI). */
-export async function benchRewrite(plait, work, { runs = 3 } = {}) {
+const median = (ms) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]
+
+/** Times each case `runs` times; the bench's lines (median wall time of the CLI). */
+export async function benchBounded(plait, work, { runs = 3 } = {}) {
   const { owner, group } = account()
-  const dir = mkdtempSync(join(work, 'rewrite-'))
+  const dir = mkdtempSync(join(work, 'bounded-'))
   try {
     const cases = [
       ['every line changed', () => true],
@@ -54,10 +64,21 @@ export async function benchRewrite(plait, work, { runs = 3 } = {}) {
         if (r.code !== 0 || !r.stdout.includes('Plan: 0 to create, 1 to change') || !r.stdout.includes('@@ ')) throw new Error(`plan of a rewritten file (${what}): unexpected result (exit ${r.code})\n${r.stdout.slice(0, 1500)}\n${r.stderr.slice(0, 1500)}`)
         ms.push(r.ms)
       }
-      const median = [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]
-      lines.push(`  ${what}: median ${median.toFixed(0)} ms`)
+      lines.push(`  ${what}: median ${median(ms).toFixed(0)} ms`)
     }
-    return [`plan of one rewritten file of ${LINES.toLocaleString('en-US')} lines (about 250 KiB, its diff shown), CLI:`, ...lines]
+    const manifest = join(dir, 'data.yaml')
+    writeFileSync(manifest, `data:\n  first: &first 1\n${Array.from({ length: KEYS }, (_, i) => `  key${i}: ${i}\n`).join('')}ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n`)
+    const ms = []
+    for (let i = 0; i < runs; i++) {
+      const r = await run(plait, ['validate', manifest])
+      if (r.code !== 0 || !r.stdout.includes('valid')) throw new Error(`validate of a data map of ${KEYS} keys: unexpected result (exit ${r.code})\n${r.stdout.slice(0, 1500)}\n${r.stderr.slice(0, 1500)}`)
+      ms.push(r.ms)
+    }
+    return [
+      `plan of one rewritten file of ${LINES.toLocaleString('en-US')} lines (about 250 KiB, its diff shown), CLI:`,
+      ...lines,
+      `validate of a manifest whose data map has ${KEYS.toLocaleString('en-US')} keys, read by the yaml library, CLI: median ${median(ms).toFixed(0)} ms`,
+    ]
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -66,9 +87,9 @@ export async function benchRewrite(plait, work, { runs = 3 } = {}) {
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } })
   const plait = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bin', 'plait.js')
-  const work = mkdtempSync(join(tmpdir(), 'plait-bench-rewrite-'))
+  const work = mkdtempSync(join(tmpdir(), 'plait-bench-bounded-'))
   try {
-    console.log((await benchRewrite(plait, work, { runs: Number(values.runs) })).join('\n'))
+    console.log((await benchBounded(plait, work, { runs: Number(values.runs) })).join('\n'))
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
