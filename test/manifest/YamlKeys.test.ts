@@ -47,6 +47,27 @@ describe('YamlKeys', () => {
     },
   )
 
+  fcTest.prop([fc.array(lineOf, { maxLength: 14 })], { numRuns: 300 })('parse gives what YAML.parse gives, a value or the first error in the text', (lines) => {
+    const text = lines.join('\n') + '\n'
+    const attempt = (f: () => unknown): { value: unknown } | { error: string } => {
+      try {
+        return { value: f() }
+      } catch (e) {
+        return { error: (e as Error).message.split('\n')[0]! }
+      }
+    }
+    const theirs = attempt(() => Y.parse(text, { maxAliasCount: 100, logLevel: 'error' }))
+    const ours = attempt(() => YamlKeys.parse(text, 100))
+    if ('value' in theirs) expect(ours).toEqual(theirs)
+    else expect(ours).toMatchObject({ error: expect.any(String) })
+  })
+
+  it('parse throws a repeated key as YAML.parse does, with its line and column', () => {
+    expect(() => YamlKeys.parse('a: 1\nb:\n  c: 1\n  c: 2\n', 100)).toThrow(/^Map keys must be unique at line 4, column 3$/)
+    expect(() => Y.parse('a: 1\nb:\n  c: 1\n  c: 2\n')).toThrow(/^Map keys must be unique at line 4, column 3/)
+    expect(YamlKeys.parse('a: &x [1]\nb: *x\n', 100)).toEqual({ a: [1], b: [1] })
+  })
+
   it('finds a repeated key in a block map, a flow map and a nested map, each at the repeated key', () => {
     const text = 'a: 1\nb: {x: 1, x: 2}\nc:\n  y: 1\n  y: 2\na: 3\n'
     const [doc] = linear(text)

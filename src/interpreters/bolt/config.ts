@@ -9,7 +9,7 @@ import * as fs from 'node:fs/promises'
 import * as os from 'node:os'
 import * as nodePath from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
-import * as YAML from 'yaml'
+import * as YamlKeys from '../../manifest/YamlKeys.js'
 
 // model
 
@@ -89,7 +89,7 @@ const readFile = async (file: string): Promise<E.Either<string, Config>> => {
   }
   let raw: unknown
   try {
-    raw = YAML.parse(text, { maxAliasCount: 100 })
+    raw = YamlKeys.parse(text, 100)
   } catch (e) {
     return E.left(`${file} is not YAML: ${(e as Error).message}`)
   }

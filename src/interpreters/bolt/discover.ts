@@ -10,7 +10,7 @@
 import * as fs from 'node:fs/promises'
 import * as nodePath from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
-import * as YAML from 'yaml'
+import * as YamlKeys from '../../manifest/YamlKeys.js'
 import * as Installation from '../installation.js'
 
 // model
@@ -75,7 +75,7 @@ export const readProject = async (projectDir: string): Promise<E.Either<string, 
   }
   let raw: unknown
   try {
-    raw = YAML.parse(text, { maxAliasCount: 100 })
+    raw = YamlKeys.parse(text, 100)
   } catch (e) {
     return E.left(`${file} is not YAML: ${(e as Error).message}`)
   }

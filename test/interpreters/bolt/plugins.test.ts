@@ -94,6 +94,12 @@ describe('plugin configuration (plugins: in bolt-project.yaml and bolt-defaults.
     expect(await value(self, 'c', {})).toEqual(E.left(expect.stringContaining('the configuration of plugin c refers to the plugin itself')))
   })
 
+  it('refuses a bolt-project.yaml that gives a key twice, naming where, as for any YAML error', async () => {
+    const dir = await project({ ...counting('c', { a: { type: 'String' } }), 'bolt-project.yaml': 'plugins:\n  c:\n    a: one\n    a: two\n' })
+    const r = await Config.read(dir, [])
+    expect(r).toEqual(E.left(`${nodePath.join(dir, 'bolt-project.yaml')} is not YAML: Map keys must be unique at line 4, column 5`))
+  })
+
   it('decodes only mappings of mappings, naming the file and key', () => {
     expect(Config.decode('f.yaml', { plugins: { a: { x: 1 } }, 'plugin-hooks': { puppet_library: { plugin: 'task' } }, other: 1 })).toEqual(E.right({ plugins: { a: { x: 1 } }, pluginHooks: { puppet_library: { plugin: 'task' } } }))
     expect(Config.decode('f.yaml', { plugin_hooks: { puppet_library: { plugin: 'old' } } })).toEqual(E.right({ plugins: {}, pluginHooks: { puppet_library: { plugin: 'old' } } }))
