@@ -12,12 +12,12 @@
 // Prints the median of each.
 //
 //   node bench/bounded.mjs [--runs 3]     (standalone; bench/run.mjs calls benchBounded)
-import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { runCli } from './diff.mjs'
 import { account } from './workload.mjs'
 
 const LINES = 9000
@@ -25,18 +25,6 @@ const KEYS = 20000
 
 /** 9,000 lines of about 28 bytes (some 250 KiB); line i is `tag`'s own when `changed(i)`, else shared. */
 const text = (tag, changed) => Array.from({ length: LINES }, (_, i) => (changed(i) ? `${tag} setting ${i} = ${(i * 7919) % 100003}\n` : `shared setting ${i} = on\n`)).join('')
-
-const run = (plait, args) =>
-  new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint()
-    const child = spawn(process.execPath, [plait, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    const out = []
-    const err = []
-    child.stdout.on('data', (b) => out.push(b))
-    child.stderr.on('data', (b) => err.push(b))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, ms: Number(process.hrtime.bigint() - t0) / 1e6, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
-  })
 
 const median = (ms) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]
 
@@ -60,7 +48,7 @@ export async function benchBounded(plait, work, { runs = 3 } = {}) {
       writeFileSync(manifest, `ccm:\n  resources:\n    - file:\n        - /etc/app.conf:\n            ensure: present\n            source: app.conf\n            owner: ${owner}\n            group: ${group}\n            mode: "0644"\n`)
       const ms = []
       for (let i = 0; i < runs; i++) {
-        const r = await run(plait, ['plan', manifest, '--root', root])
+        const r = await runCli(plait, ['plan', manifest, '--root', root])
         if (r.code !== 0 || !r.stdout.includes('Plan: 0 to create, 1 to change') || !r.stdout.includes('@@ ')) throw new Error(`plan of a rewritten file (${what}): unexpected result (exit ${r.code})\n${r.stdout.slice(0, 1500)}\n${r.stderr.slice(0, 1500)}`)
         ms.push(r.ms)
       }
@@ -70,7 +58,7 @@ export async function benchBounded(plait, work, { runs = 3 } = {}) {
     writeFileSync(manifest, `data:\n  first: &first 1\n${Array.from({ length: KEYS }, (_, i) => `  key${i}: ${i}\n`).join('')}ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n`)
     const ms = []
     for (let i = 0; i < runs; i++) {
-      const r = await run(plait, ['validate', manifest])
+      const r = await runCli(plait, ['validate', manifest])
       if (r.code !== 0 || !r.stdout.includes('valid')) throw new Error(`validate of a data map of ${KEYS} keys: unexpected result (exit ${r.code})\n${r.stdout.slice(0, 1500)}\n${r.stderr.slice(0, 1500)}`)
       ms.push(r.ms)
     }

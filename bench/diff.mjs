@@ -61,10 +61,11 @@ export const setUp = (dir, hosts) => {
   return { repo, facts }
 }
 
-const run = (plait, repo, facts) =>
+/** Runs `plait ARGS` in `cwd`: its exit code, wall time from spawn to exit (ms) and output. */
+export const runCli = (plait, args, cwd = process.cwd()) =>
   new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint()
-    const child = spawn(process.execPath, [plait, 'diff', '--from', 'HEAD~1', '--to', 'HEAD', '--facts', facts, 'manifest.yaml', '--json', '--now', '2026-11-25T10:00:00Z'], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [plait, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
     const out = []
     const err = []
     child.stdout.on('data', (b) => out.push(b))
@@ -72,6 +73,8 @@ const run = (plait, repo, facts) =>
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, ms: Number(process.hrtime.bigint() - t0) / 1e6, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
   })
+
+const run = (plait, repo, facts) => runCli(plait, ['diff', '--from', 'HEAD~1', '--to', 'HEAD', '--facts', facts, 'manifest.yaml', '--json', '--now', '2026-11-25T10:00:00Z'], repo)
 
 /** Times `plait diff` of `hosts` hosts `runs` times; the bench's lines (hosts per second, median run). */
 export async function benchDiff(plait, work, { hosts = HOSTS, runs = 3 } = {}) {
