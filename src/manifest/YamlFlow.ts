@@ -1,6 +1,7 @@
 // YamlFlow: the flow collections of the block subset (`{a: 1, b: [x, "y"]}`), each closed on the
-// line it opens. Only the plain scalars no reading can doubt are read: none with a `:`, `#` or
-// bracket inside; anything else (an empty value, a trailing comma, `a:b`) leaves the subset.
+// line it opens. Only the plain scalars no reading can doubt are read: none with a `:`, a bracket
+// or a comment (` #`) inside, and no key with a `#`; anything else (an empty value, a trailing
+// comma, `a:b`) leaves the subset.
 import type { MapNode, Node, Scalar, SeqNode } from './Node.js'
 import * as Cursor from './YamlCursor.js'
 import { COLON, COMMA, DASH, DQUOTE, HASH, LBRACE, LBRACKET, outside, RBRACE, RBRACKET, SPACE, SQUOTE } from './YamlCursor.js'
@@ -38,7 +39,10 @@ const flowPlain = (cur: Cursor.Cursor, p: number): string => {
   for (; i < le; i++) {
     const d = text.charCodeAt(i)
     if (d === COMMA || d === RBRACKET || d === RBRACE) break
-    if (d === COLON || d === HASH || d === LBRACKET || d === LBRACE) throw outside
+    if (d === COLON || d === LBRACKET || d === LBRACE) throw outside
+    // a `#` after a space starts a comment (the collection then goes on to another line); any
+    // other is the scalar's, as in `[package#httpd]` (plainStart refused one at p)
+    if (d === HASH && text.charCodeAt(i - 1) === SPACE) throw outside
   }
   if (i >= le) throw outside
   let end = i

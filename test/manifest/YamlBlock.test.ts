@@ -257,6 +257,7 @@ describe('Yaml.block', () => {
     ['nested flow collections', 'a: {b: [1, {c: d}], e: {}, f: []} # c\n'],
     ['a flow map as a list item', '- {a: 1, b: 2}\n- [x]\n'],
     ['the empty manifest of the bench', 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n'],
+    ['references in a flow list (a # inside a scalar)', 'require: [package#httpd, file#/etc/x, a#]\nb: {c: [x#y]}\n'],
   ])('reads %s as the library does', (_, t) => {
     expect(agrees(t)).toBe(true)
   })
@@ -281,6 +282,8 @@ describe('Yaml.block', () => {
     ['a flow map with a trailing comma', 'a: {b: 1,}\n'],
     ['a flow key without a space after its colon', 'a: {"b":1}\n'],
     ['a colon inside a flow scalar', 'a: [http://x]\n'],
+    ['a comment inside a flow collection', 'a: [b #c]\n'],
+    ['a # inside a flow key', 'a: {b#c: 1}\n'],
     ['a flow collection as a key', '{a: 1}: b\n'],
     ['a flow collection as the document', '{a: 1}\n'],
     ['an anchor', 'a: &x 1\nb: *x\n'],
