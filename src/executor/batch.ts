@@ -64,9 +64,22 @@ export const collector = (st: RunState, cap: number, alone: (r: Plan.ResourcePla
   const above = new Set<string>() // the ancestors of `paths`
   const unrelated = (p: string): boolean => !paths.has(p) && !above.has(p) && !ancestors(p).some((a) => paths.has(a))
 
-  /** The resource as a batch member, if it can be one: a planned file resource, no requirements or health checks, every step batchable. */
+  /**
+   * Whether a required resource has had its turn and got what it was to: it changed, or was stable
+   * already. One still waiting in the batch has not; one that failed or was skipped is decided by
+   * the resource's own turn, run on its own (it may be skipped as an unmet requirement).
+   */
+  const met = (id: string): boolean => {
+    const outcome = outcomeOf(st, id)
+    return outcome === 'changed' || outcome === 'stable'
+  }
+
+  /**
+   * The resource as a batch member, if it can be one: a planned file resource whose requirements
+   * are met already, no subscriptions or health checks, every step batchable.
+   */
   const candidate = async (r: Plan.ResourcePlan): Promise<Member | undefined> => {
-    if (cap <= 1 || Plan.isSkipped(r) || Plan.isFailed(r) || (r.require ?? []).length > 0 || (r.healthChecks ?? []).length > 0) return undefined
+    if (cap <= 1 || Plan.isSkipped(r) || Plan.isFailed(r) || !(r.require ?? []).every(met) || (r.subscribe ?? []).length > 0 || (r.healthChecks ?? []).length > 0) return undefined
     const type = Registry.ofKind(r.kind)
     if (type.needs(r).length > 0) return undefined
     const steps: Array<Member['steps'][number]> = []
@@ -114,7 +127,11 @@ export const collector = (st: RunState, cap: number, alone: (r: Plan.ResourcePla
     paths.clear()
     above.clear()
     if (batch.filter((m) => m.steps.length > 0).length <= 1) {
-      for (const m of batch) await alone(m.r)
+      for (const m of batch) {
+        // as the run does between resources: a failure that stopped it (--atomic) skips the rest
+        if (st.abort !== undefined) st.outcomes.push({ id: m.r.id, outcome: 'skipped', messages: [st.abort] })
+        else await alone(m.r)
+      }
     } else await runBatch(st, batch)
   }
 
@@ -239,6 +256,8 @@ const turns = async (st: RunState, members: ReadonlyArray<Member>, prepared: Rea
   const { options, journal } = st
   /** A failure that stops the run (--atomic, fail_on_error) stops the steps after it before its outcome is worked out. */
   let stopped = false
+  /** The steps that ran (or began running), of every group so far. */
+  const ranSteps = new Set<Done>()
   for (const group of groupsOf(members)) {
     const ran = new Map<Member, Ran>()
     if (st.abort === undefined && !stopped) {
@@ -256,10 +275,13 @@ const turns = async (st: RunState, members: ReadonlyArray<Member>, prepared: Rea
       for (const s of p.steps) {
         if (r.error !== undefined) break
         r.done.push(s.done)
+        ranSteps.add(s.done)
         if (options.afterStepStart !== undefined) await options.afterStepStart(s.seq)
-        touched.add(s.facts.directory)
         const env = { id: m.r.id, now: st.now.get(m.r.id), output: [], ...(s.done.temp !== undefined ? { temp: s.done.temp } : {}) }
-        const result = s.staged !== undefined && E.isLeft(s.staged) ? s.staged : s.facts.staged ? await s.family.runStaged!(s.step, env) : await s.family.run(s.step, env)
+        // a step whose staging failed does not run: its directory is not changed, nor fsynced for it
+        const unstaged = s.staged !== undefined && E.isLeft(s.staged)
+        if (!unstaged) touched.add(s.facts.directory)
+        const result = unstaged ? s.staged! : s.facts.staged ? await s.family.runStaged!(s.step, env) : await s.family.run(s.step, env)
         if (E.isLeft(result)) r.error = `${s.what} failed: ${s.family.failure(result.left)}`
         else journal.note({ _tag: 'done', seq: s.seq })
       }
@@ -274,6 +296,12 @@ const turns = async (st: RunState, members: ReadonlyArray<Member>, prepared: Rea
     checked.forEach(([, r], i) => {
       if (misses[i]!.length > 0) r.error = `did not reach the desired state: ${misses[i]!.join('; ')}`
     })
+    // A failure that stops the run (--atomic) rolls back what ran before it, directories made
+    // included: the temp files of the batch's steps that will not run go first, so that none of
+    // those directories still holds one (their members' outcomes would remove them only after).
+    if ((options.atomic || st.plan.failOnError) && [...ran.values()].some((r) => r.error !== undefined)) {
+      for (const q of prepared.values()) for (const s of q.steps) if (!ranSteps.has(s.done)) await dropTemp(st, s)
+    }
     for (const m of group) await outcome(st, m, prepared.get(m)!, ran.get(m))
   }
 }

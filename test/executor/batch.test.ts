@@ -131,6 +131,99 @@ describe('a batch of writes', () => {
   })
 })
 
+describe('a batch and requirements', () => {
+  /** A directory, then files in it that each require it, the way manifests name a package or a directory. */
+  const star = `ccm:\n  resources:\n    - file:\n        - /srv/app:\n            ensure: directory\n            owner: root\n            group: root\n            mode: "0755"\n${['a', 'b', 'c', 'd']
+    .map((f) => `        - /srv/app/${f}:\n            content: "new"\n            owner: root\n            group: root\n            mode: "0644"\n            require: [file#/srv/app]\n`)
+    .join('')}`
+  const planStar = async (m: Machine): Promise<Plan.Plan> => {
+    const c = compile('m.yaml', star, '/')
+    if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
+    const o = await observe(c.right, m, hostFiles({}))
+    if (E.isLeft(o)) throw new Error(o.left.map(Diagnostic.render).join('\n'))
+    const b = Planner.plan(c.right, o.right, { version: 'test', root: m.root })
+    if (E.isLeft(b)) throw new Error(b.left.map(Diagnostic.render).join('\n'))
+    return PlanFile.seal(b.right)
+  }
+
+  it('files that require a resource that has ended run as a batch; the first, which met it still waiting, on its own', async () => {
+    const m = machine()
+    const plan = await planStar(m)
+    const l = logging(m)
+    const batched = await apply(l.machine, plan)
+    expect(E.isRight(batched) && batched.right.resources.map((x) => x.outcome)).toEqual(Array(5).fill('changed'))
+    // /srv/app/a met /srv/app still waiting in a batch: both ran alone; b, c and d joined a batch
+    expect(l.log.filter((x) => x.startsWith('writeFileAtomic /srv/app/'))).toEqual(['writeFileAtomic /srv/app/a'])
+    expect(l.log.filter((x) => x.startsWith('renameTemp'))).toEqual(['renameTemp /srv/app/b', 'renameTemp /srv/app/c', 'renameTemp /srv/app/d'])
+    const b = machine()
+    expect(batched).toEqual(await apply(b, plan, { batch: 1 }))
+    expect(managed(m)).toEqual(managed(b))
+  })
+
+  it('files that require a failed resource are skipped, as step by step, and never join a batch', async () => {
+    for (const atomic of [false, true]) {
+      const plan = await planStar(machine())
+      const a = machine({ denied: ['/srv/app'] })
+      const b = machine({ denied: ['/srv/app'] })
+      const batched = await apply(a, plan, { atomic })
+      expect(batched).toEqual(await apply(b, plan, { atomic, batch: 1 }))
+      expect(E.isRight(batched) && batched.right.resources.map((x) => x.outcome)).toEqual(['failed', 'skipped', 'skipped', 'skipped', 'skipped'])
+      expect(managed(a)).toEqual(managed(b))
+    }
+  })
+})
+
+describe('a batch that a failure stops (--atomic)', () => {
+  it('removes the temp files of the steps that will not run before it rolls back a directory that holds one', async () => {
+    // /srv/new is made alone; then the writes of /etc/a and /srv/new/f gather in a batch, /etc/a's is denied
+    const text = `ccm:\n  resources:\n    - file:\n        - /srv/new:\n            ensure: directory\n            owner: root\n            group: root\n            mode: "0755"\n${['/etc/a', '/srv/new/f'].map((p) => `        - ${p}:\n            content: "new"\n            owner: root\n            group: root\n            mode: "0644"\n`).join('')}`
+    const c = compile('m.yaml', text, '/')
+    if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
+    const o = await observe(c.right, machine(), hostFiles({}))
+    if (E.isLeft(o)) throw new Error('observe')
+    const planned = Planner.plan(c.right, o.right, { version: 'test', root: '/' })
+    if (E.isLeft(planned)) throw new Error('plan')
+    const plan = PlanFile.seal(planned.right)
+    const a = machine({ denied: ['/etc/a'] })
+    const b = machine({ denied: ['/etc/a'] })
+    const batched = await apply(a, plan, { atomic: true })
+    expect(batched).toEqual(await apply(b, plan, { atomic: true, batch: 1 }))
+    expect(E.isRight(batched) && batched.right.resources.map((x) => [x.outcome, x.messages.filter((msg) => msg.includes('could not undo'))])).toEqual([
+      ['rolled back', []],
+      ['failed', []],
+      ['skipped', []],
+    ])
+    expect(managed(a)).toEqual(managed(b))
+    expect(leftovers(a)).toEqual([])
+  })
+
+  it('reports a resource with nothing to do after the failure skipped, as step by step, not stable', async () => {
+    const text = `ccm:\n  resources:\n    - file:\n${['/etc/a', '/etc/b'].map((p, i) => `        - ${p}:\n            content: "${i === 0 ? 'new' : 'old'}"\n            owner: root\n            group: root\n            mode: "${i === 0 ? '0644' : '0600'}"\n`).join('')}`
+    const c = compile('m.yaml', text, '/')
+    if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
+    const o = await observe(c.right, machine(), hostFiles({}))
+    if (E.isLeft(o)) throw new Error('observe')
+    const planned = Planner.plan(c.right, o.right, { version: 'test', root: '/' })
+    if (E.isLeft(planned)) throw new Error('plan')
+    const plan = PlanFile.seal(planned.right)
+    const batched = await apply(machine({ denied: ['/etc/a'] }), plan, { atomic: true })
+    expect(batched).toEqual(await apply(machine({ denied: ['/etc/a'] }), plan, { atomic: true, batch: 1 }))
+    expect(E.isRight(batched) && batched.right.resources.map((x) => x.outcome)).toEqual(['failed', 'skipped'])
+  })
+})
+
+describe('the directories a batch fsyncs', () => {
+  it('leave out a directory where no step ran: each temp file there failed to be written', async () => {
+    const m = machine({ denied: ['/etc'] })
+    const plan = await planOf(machine())
+    const l = logging(m)
+    const r = await apply(l.machine, plan)
+    expect(E.isRight(r) && r.right.resources.map((x) => x.outcome)).toEqual(['failed', 'failed', 'changed', 'failed', 'changed'])
+    expect(l.log.filter((x) => x.startsWith('syncDirectory'))).toEqual(['syncDirectory /srv'])
+    expect(leftovers(m)).toEqual([])
+  })
+})
+
 describe('a crash inside a batch', () => {
   for (const atomic of [false, true]) {
     it(`${atomic ? '--atomic: ' : ''}at any mutation: every path old or new, recovery leaves no temp file and every path old, and the plan then applies`, async () => {

@@ -54,6 +54,23 @@ const specArb = (path: string): fc.Arbitrary<FileSpec> =>
 const catalogArb = fc.subarray([...leaves], { minLength: 2 }).chain((paths) => fc.tuple(...paths.map(specArb))).map(catalogOf)
 const world = fc.record({ machine: machineArb, catalog: catalogArb, batch: fc.constantFrom(2, 3, 64) })
 
+/**
+ * The same resources, each requiring some of those before it (a file its directory, or any other),
+ * on a machine where the mutations at or below one managed path may be denied, so that some
+ * requirements fail and what requires them is skipped. Not /d1 or /d2: the fake would then refuse
+ * their fsync, which a real directory never does for want of permission (fsync needs only a
+ * handle), and a batch stops the run when a directory it changed cannot be made durable.
+ */
+const linkedWorld = fc.record({
+  machine: machineArb,
+  batch: fc.constantFrom(2, 3, 64),
+  denied: fc.option(fc.constantFrom(...leaves), { nil: undefined, freq: 2 }),
+  catalog: fc
+    .subarray([...leaves], { minLength: 2 })
+    .chain((paths) => fc.tuple(fc.tuple(...paths.map(specArb)), fc.tuple(...paths.map((_, i) => fc.subarray(paths.slice(0, i).map((p) => `file#${p}`), { maxLength: Math.min(2, i) })))))
+    .map(([specs, requires]) => catalogOf(specs, new Map(specs.map((s, i) => [s.id, { require: requires[i]!, subscribe: [], healthChecks: [] }])))),
+})
+
 const apply = (m: Memory.MemoryMachine, plan: Plan.Plan, batch: number, atomic: boolean) => applyWith(m, plan, { batch, atomic })
 
 const runs = { numRuns: Number(process.env['PLAIT_LAW_RUNS'] ?? 150) }
@@ -80,10 +97,34 @@ describe('laws of batched applies over the memory interpreter', () => {
     expect(staged).toBeGreaterThan(runs.numRuns / 8)
   })
 
+  it('with requirements, some of them failing, a batched run gives the report and the machine a step-by-step run gives', async () => {
+    let joined = 0 // runs where a resource that requires another was renamed into place by a batch
+    await fc.assert(
+      fc.asyncProperty(linkedWorld, fc.boolean(), async ({ machine, catalog, batch, denied }, atomic) => {
+        const p = await planE(catalog, Memory.make(machine))
+        if (E.isLeft(p)) return
+        const options = denied === undefined ? {} : { denied: [denied] }
+        const a = Memory.make(machine, options)
+        const b = Memory.make(machine, options)
+        const requiring = new Set(p.right.resources.filter((r) => (r.require ?? []).length > 0).map((r) => r.name))
+        let renamedRequiring = false
+        const spied = { ...a, renameTemp: (path: string, temp: string) => ((renamedRequiring ||= requiring.has(path)), a.renameTemp(path, temp)) }
+        expect(await applyWith(spied, p.right, { batch, atomic })).toEqual(await apply(b, p.right, 1, atomic))
+        expect(managed(a.snapshot())).toEqual(managed(b.snapshot()))
+        if (renamedRequiring) joined += 1
+      }),
+      runs,
+    )
+    // resources whose requirements were met before their batch do join one: in 6.5% of worlds
+    // (measured over 3,000), so that none does in 150 runs about once in 25,000
+    expect(joined).toBeGreaterThan(0)
+  })
+
   it('atomicity: a crash at any mutation leaves every managed path old or new; recovery leaves them old or new, no temp file, and with --atomic the saved plan then applies whole', async () => {
     let batched = 0
     await fc.assert(
-      fc.asyncProperty(world, fc.nat(), fc.boolean(), async ({ machine, catalog, batch }, at, atomic) => {
+      // with requirements or without (resources whose requirements are met join batches too)
+      fc.asyncProperty(fc.oneof(world, linkedWorld), fc.nat(), fc.boolean(), async ({ machine, catalog, batch }, at, atomic) => {
         const p = await planE(catalog, Memory.make(machine))
         if (E.isLeft(p)) return
         const full = Memory.make(machine)

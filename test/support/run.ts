@@ -18,11 +18,11 @@ export const stateDir = '/plait-state'
 export const hostFiles = (files: Readonly<Record<string, string>>): ReadHost => async (path) =>
   files[path] === undefined ? E.left(Fault.make('NotFound', 'host', 'read', path, 'no such file')) : E.right(new TextEncoder().encode(files[path]))
 
-export const catalogOf = (resources: ReadonlyArray<FileSpec>): Catalog => ({
+export const catalogOf = (resources: ReadonlyArray<FileSpec>, links: Catalog['links'] = new Map()): Catalog => ({
   manifest: { file: 'm.yaml', sha256: '0'.repeat(64) },
   reads: [],
   files: [],
-  links: new Map(),
+  links,
   warnings: [],
   failOnError: false,
   resources,
