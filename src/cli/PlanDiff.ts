@@ -4,6 +4,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Digest from '../core/Digest.js'
 import * as Plan from '../core/Plan.js'
 import { field as f } from '../core/Terminal.js'
+import * as Append from '../core/Append.js'
 
 // model
 
@@ -85,7 +86,7 @@ export const render = (c: Comparison): string => {
   const lines = [`plait plan comparison of ${f(c.manifest)}${c.root === '/' ? '' : ` (root ${f(c.root)})`}`, `  approved: ${f(c.approved)}`, `  new:      ${f(c.current)}`, '']
   for (const n of c.notes) lines.push(`note: ${n}`, '')
   if (isSame(c)) lines.push('No differences: the new plan plans the same steps as the approved one.', '')
-  for (const e of c.entries) lines.push(...block(e), '')
+  for (const e of c.entries) Append.append(lines, block(e)).push('')
   lines.push(summaryLine(c))
   return lines.join('\n') + '\n'
 }

@@ -4,6 +4,7 @@ import * as Plan from '../core/Plan.js'
 import { field as f } from '../core/Terminal.js'
 import * as Report from '../executor/Report.js'
 import * as Registry from '../types/registry.js'
+import * as Append from '../core/Append.js'
 
 /** The summary line of a plan. */
 export const summaryLine = (s: Plan.Summary): string =>
@@ -19,7 +20,7 @@ export const plan = (p: Plan.Plan, options: { readonly verbose?: boolean } = {})
   for (const r of p.resources) {
     if (Plan.isSkipped(r)) lines.push(`  ${f(r.id)}: skipped: ${f(r.skipped)}`, '')
     else if (Plan.isFailed(r)) lines.push(failedLine(r), '')
-    else lines.push(...Registry.ofKind(r.kind).render(r, { verbose: options.verbose === true }))
+    else Append.append(lines, Registry.ofKind(r.kind).render(r, { verbose: options.verbose === true }))
   }
   if (Registry.isEmpty(p) && p.summary.failed === undefined) lines.push('No changes. The machine matches the manifest.', '')
   lines.push(summaryLine(p.summary))
@@ -47,7 +48,7 @@ export const failures = (p: Plan.Plan): string => {
 /** Draws an apply report: one line per resource, then a summary (recovered steps are printed as they happen). */
 export const report = (r: Report.Report): string => {
   const lines: string[] = []
-  const width = Math.max(...r.resources.map((x) => x.outcome.length), 7)
+  const width = r.resources.reduce((w, x) => Math.max(w, x.outcome.length), 7)
   for (const x of r.resources) {
     const head = `${x.outcome.padEnd(width)}  ${f(x.id)}`
     lines.push(x.messages.length === 0 ? head : `${head}: ${f(x.messages[0]!)}`)

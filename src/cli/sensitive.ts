@@ -17,6 +17,7 @@ import * as References from '../manifest/References.js'
 import * as Keyed from '../planfile/Keyed.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as Redact from '../planfile/Redact.js'
+import * as Append from '../core/Append.js'
 
 // model
 
@@ -134,7 +135,7 @@ const resolveAgain = async (plan: Plan.Plan, table: Resolve.Resolvers, key: Uint
     const at = positionOf(entry.at)
     const r = await Resolve.resolve(References.nodeOf(entry.reference, at), table)
     if (E.isLeft(r)) {
-      problems.push(...r.left.map((d) => Diagnostic.make(d.code, `apply resolves the plan's sensitive values again: ${d.message}`, { at, hint: d.hint })))
+      Append.append(problems, r.left.map((d) => Diagnostic.make(d.code, `apply resolves the plan's sensitive values again: ${d.message}`, { at, hint: d.hint })))
       continue
     }
     const value = Node.toJS(r.right.node)
@@ -142,7 +143,7 @@ const resolveAgain = async (plan: Plan.Plan, table: Resolve.Resolvers, key: Uint
       problems.push(Diagnostic.make('Stale', `the sensitive value of _plugin: ${entry.plugin} changed since the plan was made (its digest differs); nothing was applied`, { at, hint: 'make and review a new plan (a plan is applied with the --state-dir it was made with: its key digests the values)' }))
       continue
     }
-    values.push(...Resolve.texts(value))
+    Append.append(values, Resolve.texts(value))
   }
   return problems.length > 0 ? E.left(problems) : E.right(values)
 }

@@ -15,6 +15,7 @@ import * as Properties from '../types/Properties.js'
 import type { AnyType } from '../types/ResourceType.js'
 import type { Catalog, Links as CatalogLinks, Read, Resource } from './Catalog.js'
 import * as References from './References.js'
+import * as Append from '../core/Append.js'
 
 /** How many syntax errors are shown: after the first few, a YAML parser's errors are mostly echoes of them. */
 export const syntaxErrorLimit = 3
@@ -233,10 +234,10 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
   for (const doc of [{ file, text }, ...(inputs.hiera !== undefined ? [inputs.hiera] : [])]) {
     if (m.dataNode === undefined || !commentHasAt(doc.text)) continue
     const annotations = Annotations.extract(doc.file, doc.text)
-    if (E.isLeft(annotations)) problems.push(...annotations.left)
+    if (E.isLeft(annotations)) Append.append(problems, annotations.left)
     else {
-      warnings.push(...annotations.right.warnings)
-      problems.push(...Annotations.check(m.dataNode, annotations.right.rules))
+      Append.append(warnings, annotations.right.warnings)
+      Append.append(problems, Annotations.check(m.dataNode, annotations.right.rules))
     }
   }
   const types = Registry.types(inputs.plugins ?? [])
@@ -296,7 +297,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
     const type = last.found
     const split = Properties.decode(whole, scope, type?.subscribes === true ? accepting : refusing)
     const id = Manifest.idOf(whole)
-    if (split.problems.length > 0) problems.push(...split.problems.map(Diagnostic.withResource(id)))
+    if (split.problems.length > 0) Append.append(problems, split.problems.map(Diagnostic.withResource(id)))
     const require = split.common.require.length === 0 ? noIds : references.resolve(split.common.require, 'require', index, id, problems)
     const subscribe = split.common.subscribe.length === 0 ? noIds : references.resolve(split.common.subscribe, 'subscribe', index, id, problems)
     const alias = split.common.alias
@@ -321,7 +322,7 @@ export const compileTree = (file: string, text: string, root: Node.Node, baseDir
           ? E.left(decoded.left.filter((d) => d.code === 'UnknownKey'))
           : E.right({ _tag: 'skipped', kind: type.kind, id, type: raw.type, name: raw.name, at: raw.nameAt, reason: split.common.control.skip })
     if (E.isLeft(spec)) {
-      problems.push(...spec.left)
+      Append.append(problems, spec.left)
       continue
     }
     const prior = seen.get(spec.right.id)

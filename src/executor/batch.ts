@@ -14,6 +14,7 @@ import * as Pool from './pool.js'
 import { rollback, type Done } from './rollback.js'
 import { failed, outcomeOf, prepareStep, succeeded, type RunState } from './runState.js'
 import * as Writer from './writer.js'
+import * as Append from '../core/Append.js'
 
 /** Temp files written, and directories fsynced, at once. */
 const inFlight = 32
@@ -313,7 +314,7 @@ const outcome = async (st: RunState, m: Member, p: { readonly steps: Prepared[] 
     // a step that ran before the failure that stops the run was known (a resource found unverified after it): undone
     const undone = r === undefined ? undefined : await rollback(st.machine, r.done)
     if (undone !== undefined) {
-      st.rolledBack.push(...undone.ok)
+      Append.append(st.rolledBack, undone.ok)
       if (undone.broken) st.unrecovered = true
     }
     st.outcomes.push({ id: m.r.id, outcome: 'skipped', messages: [st.abort, ...(undone !== undefined && undone.ok.length > 0 ? ['it had run with its batch and was rolled back'] : []), ...(undone?.failed ?? [])] })

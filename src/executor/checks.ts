@@ -5,6 +5,7 @@ import type * as Runner from '../interpreters/Runner.js'
 import * as HealthM from '../types/Health.js'
 import * as Health from './health.js'
 import type { Options } from './Options.js'
+import * as Append from '../core/Append.js'
 
 /** Runs a resource's health checks (adding each result to `notes`); the failure, if one is not OK. */
 export const checkHealth = async (r: Plan.ResourcePlan, machine: Machine, options: Options, notes: string[]): Promise<string | undefined> => {
@@ -12,7 +13,7 @@ export const checkHealth = async (r: Plan.ResourcePlan, machine: Machine, option
   const results = await Health.runAll(r.healthChecks, await runnerOf(machine, options), options.sleep, { machine, ...(options.services !== undefined ? { services: options.services } : {}), ...(options.packages !== undefined ? { packages: options.packages } : {}) })
   options.onHealth?.(r.id, results)
   const bad = results.filter((x) => x.status !== 'OK')
-  notes.push(...results.filter((x) => x.status === 'OK').map(HealthM.render))
+  Append.append(notes, results.filter((x) => x.status === 'OK').map(HealthM.render))
   return bad.length === 0 ? undefined : bad.map(HealthM.render).join('; ')
 }
 

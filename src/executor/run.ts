@@ -19,6 +19,7 @@ import type { Report } from './Report.js'
 import type { Done } from './rollback.js'
 import { failed, outcomeOf, prepareStep, succeeded, type RunState } from './runState.js'
 import * as Writer from './writer.js'
+import * as Append from '../core/Append.js'
 
 /** The plan's interpreters, and what the staleness check found of each resource now (its steps' starting point). */
 export interface Opened {
@@ -98,7 +99,7 @@ const resource = async (st: RunState, r: Plan.ResourcePlan, unmet: Set<string>):
   else {
     steps = turn.right.steps
     expected = turn.right.expected
-    notes.push(...turn.right.notes)
+    Append.append(notes, turn.right.notes)
   }
   if (steps.length === 0 && error === undefined) {
     // A stable resource is checked too: health checks say whether what it manages works.

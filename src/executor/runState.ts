@@ -13,6 +13,7 @@ import type * as Recover from './recover.js'
 import type { Outcome } from './Report.js'
 import { rollback, type Done } from './rollback.js'
 import type * as Writer from './writer.js'
+import * as Append from '../core/Append.js'
 
 /** A resource's outcome as the run goes (messages grow when an atomic rollback reaches it). */
 export interface Entry {
@@ -84,7 +85,7 @@ export const prepareStep = async (st: RunState, id: string, step: Plan.Step, fam
 /** A resource ended well: its `end` is noted and its steps join what --atomic would undo. */
 export const succeeded = (st: RunState, id: string, done: ReadonlyArray<Done>, outcome: 'changed' | 'stable', messages: string[]): void => {
   st.journal.note({ _tag: 'end', id, ok: true })
-  st.applied.push(...done)
+  Append.append(st.applied, done)
   st.outcomes.push({ id, outcome, messages })
 }
 
@@ -95,22 +96,22 @@ export const succeeded = (st: RunState, id: string, done: ReadonlyArray<Done>, o
 export const failed = async (st: RunState, r: Plan.ResourcePlan, error: string, done: ReadonlyArray<Done>, notes: ReadonlyArray<string>, after: ReadonlyArray<string>): Promise<void> => {
   const messages = [error, ...notes, ...after]
   const undone = await rollback(st.machine, done)
-  st.rolledBack.push(...undone.ok)
-  messages.push(...(undone.failed.length > 0 ? undone.failed : undone.ok.length > 0 ? ['rolled back to how it was'] : []))
+  Append.append(st.rolledBack, undone.ok)
+  Append.append(messages, (undone.failed.length > 0 ? undone.failed : undone.ok.length > 0 ? ['rolled back to how it was'] : []))
   // A resource whose undo failed does not end: its steps stay in the journal for recovery to retry.
   if (undone.broken) st.unrecovered = true
   else st.journal.note({ _tag: 'end', id: r.id, ok: false })
   st.outcomes.push({ id: r.id, outcome: 'failed', messages })
   if (st.options.atomic) {
     const all = await rollback(st.machine, st.applied)
-    st.rolledBack.push(...all.ok)
+    Append.append(st.rolledBack, all.ok)
     const touched = new Set(st.applied.map((d) => d.id))
     for (const o of st.outcomes) {
       if (!touched.has(o.id)) continue
       if (all.failedIds.has(o.id)) o.messages.push(`the atomic rollback could not undo it; see ${r.id}`)
       else o.outcome = 'rolled back'
     }
-    messages.push(...all.failed)
+    Append.append(messages, all.failed)
     if (all.broken) st.unrecovered = true
     st.abort = `not run: ${r.id} failed and the run is atomic`
   } else if (st.plan.failOnError) {

@@ -13,6 +13,7 @@ import * as Terminal from '../core/Terminal.js'
 import * as Json from '../manifest/expr/Json.js'
 import * as Node from '../manifest/Node.js'
 import * as References from '../manifest/References.js'
+import * as Append from '../core/Append.js'
 
 // model
 
@@ -169,14 +170,14 @@ const reference = async (n: Node.MapNode, plugin: Node.Entry, resolvers: Resolve
   if (E.isLeft(answer)) return E.left([Diagnostic.make('Reference', `${References.pluginKey}: ${JSON.stringify(name.value)}: ${hide(inner.secrets, Fault.render(answer.left))}`, { at: plugin.keyAt })])
   if (answer.right.sensitive) {
     inner.sensitive = true
-    inner.secrets.push(...texts(answer.right.value))
+    Append.append(inner.secrets, texts(answer.right.value))
   }
   const node = References.nodeOf(answer.right.value, plugin.keyAt)
   const result = References.any(node) ? await walk(node, resolvers, depth + 1, inner) : E.right(node)
   if (E.isLeft(result)) return result
   if (inner.sensitive) {
     g.sensitive = true
-    g.secrets.push(...inner.secrets)
+    Append.append(g.secrets, inner.secrets)
   }
   g.resolved?.push({ plugin: name.value, at: plugin.keyAt, reference: Node.toJS(n) as Record<string, unknown>, value: Node.toJS(result.right), sensitive: inner.sensitive })
   return result
@@ -192,7 +193,7 @@ const all = async <A>(tasks: ReadonlyArray<() => Promise<E.Either<ReadonlyArray<
   const problems: Diagnostic.Diagnostic[] = []
   for (const task of tasks) {
     const r = await task()
-    if (E.isLeft(r)) problems.push(...r.left)
+    if (E.isLeft(r)) Append.append(problems, r.left)
     else out.push(r.right)
   }
   return problems.length > 0 ? E.left(problems) : E.right(out)

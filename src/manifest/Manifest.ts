@@ -9,6 +9,7 @@ import * as Evaluate from './expr/Evaluate.js'
 import * as Template from './expr/Template.js'
 import * as TemplateSyntax from './expr/TemplateSyntax.js'
 import * as Value from './expr/Value.js'
+import * as Append from '../core/Append.js'
 
 /**
  * What templates in a manifest can read (the expression environment: data, facts, environ), and
@@ -95,7 +96,7 @@ export const hierarchyEvaluators = (facts: unknown, reads: Evaluate.Read[] = [])
   const env = Evaluate.env({ mode: 'hierarchy', facts })
   const problem = (p: Template.Problem): Hierarchy.EvalError => ({ message: p.error.message, offset: p.error.offset })
   const log = <R extends Template.Rendered>(r: R): R => {
-    reads.push(...r.reads.values)
+    Append.append(reads, r.reads.values)
     return r
   }
   return {
@@ -126,8 +127,8 @@ export const decode = (file: string, root: Node.Node, inputs: Inputs = {}): { re
     inputs.hiera === undefined
       ? E.right(undefined)
       : E.chain((src: Hierarchy.Source) => Hierarchy.resolve(src, hierarchyEvaluators(inputs.facts, reads)))(Hierarchy.fromDocument(inputs.hiera, 'hiera'))
-  if (E.isLeft(resolved)) problems.push(...resolved.left)
-  if (E.isLeft(overlay)) problems.push(...overlay.left)
+  if (E.isLeft(resolved)) Append.append(problems, resolved.left)
+  if (E.isLeft(overlay)) Append.append(problems, overlay.left)
   if (E.isRight(resolved) && E.isRight(overlay)) {
     dataNode = overlay.right === undefined ? resolved.right.data : Hierarchy.overlay(resolved.right.data, overlay.right.data)
     data = Hierarchy.toJS(dataNode)

@@ -12,6 +12,7 @@ import * as Template from '../manifest/expr/Template.js'
 import * as Value from '../manifest/expr/Value.js'
 import type * as Policy from './Policy.js'
 import * as View from './View.js'
+import * as Append from '../core/Append.js'
 
 // model
 
@@ -112,7 +113,7 @@ export const check = (policy: Policy.Policy, plan: Plan.Body & { readonly hash?:
   for (const r of policy.rules) {
     const j = judge(r, variables, plan.inputs.manifest.path)
     if (E.isLeft(j)) errors.push(Diagnostic.make(j.left.code, `rule ${r.name}: ${j.left.message}`, { at: j.left.at }))
-    else findings.push(...j.right)
+    else Append.append(findings, j.right)
   }
   return { findings, errors }
 }

@@ -6,6 +6,7 @@ import * as Github from '../cli/Github.js'
 import * as Markdown from '../cli/Markdown.js'
 import { field as f } from '../core/Terminal.js'
 import * as Verdict from './Verdict.js'
+import * as Append from '../core/Append.js'
 
 const moreLine = (n: number): string => `${n} more finding${n === 1 ? '' : 's'}, see the JSON or SARIF report.\n`
 
@@ -47,7 +48,7 @@ export const github = (v: Verdict.Verdict): string => {
       const message = `${f(x.rule)} (${x.level}): ${f(x.message)}${f(why)}`
       return Github.command(level, message.length <= Github.maxMessage ? message : `${message.slice(0, Github.maxMessage - 1)}…`, { file: f(x.at.file), line: x.at.line }, `plait policy: ${f(x.rule)}`)
     }
-    if (xs.length <= Github.perType) out.push(...xs.map(one))
+    if (xs.length <= Github.perType) Append.append(out, xs.map(one))
     else out.push(...xs.slice(0, Github.perType - 1).map(one), Github.command(level, `${xs.length - (Github.perType - 1)} more ${level} findings, see the JSON or SARIF report`))
   }
   for (const e of v.errors) out.push(Github.command('error', f(e.message), e.at !== undefined ? { file: f(e.at.file), line: e.at.line } : undefined, 'plait policy: rule error'))

@@ -2,6 +2,7 @@
 // with Go's error messages and limits.
 import { folded, isAlnum, negate, perlGroups, posixGroups, range, ranges, union, unicodeTable, type Pred } from './Classes.js'
 import { maxNesting, maxRepeat, rxFail, type Flags, type Re } from './Tree.js'
+import * as Append from '../core/Append.js'
 
 /** The value of an ASCII hex digit's code, or -1. */
 export const hexValue = (c: number): number =>
@@ -250,7 +251,7 @@ export const parseRegex = (pattern: string): Re => {
         continue
       }
       lastRepeat = -1
-      items.push(...parseAtom(depth))
+      Append.append(items, parseAtom(depth))
     }
     return items.length === 0 ? { t: 'empty' } : items.length === 1 ? items[0]! : { t: 'cat', xs: items }
   }

@@ -4,6 +4,7 @@
 import * as Content from './Content.js'
 import type * as Snapshot from './Snapshot.js'
 import * as Structure from './Structure.js'
+import * as Append from '../core/Append.js'
 
 // model
 
@@ -86,7 +87,7 @@ export const compare = (before: Snapshot.Snapshot, after: Snapshot.Snapshot, lab
       continue
     }
     const r = compareResource(a, b, labels)
-    formatting.push(...r.formatting)
+    Append.append(formatting, r.formatting)
     if (r.changes.length > 0) entries.push({ _tag: 'Changed', id: b.id, type: b.type, at: b.at, changes: r.changes })
   }
   for (const a of before.resources) if (!ids.has(a.id)) entries.push({ _tag: 'Removed', id: a.id, type: a.type, at: a.at, props: a.props })

@@ -5,6 +5,7 @@ import { field as f } from '../core/Terminal.js'
 import * as Grouping from './Grouping.js'
 import * as Lines from './Lines.js'
 import * as Report from './Report.js'
+import * as Append from '../core/Append.js'
 
 // constructors
 
@@ -29,10 +30,10 @@ export const failure = (g: Grouping.FailureGroup, r: Report.Report): ReadonlyArr
 /** A report as text, ending in a newline. */
 export const render = (r: Report.Report): string => {
   const out: string[] = [title(r), Report.summaryLine(r), '']
-  for (const g of r.grouped.failed) out.push(...failure(g, r), '')
+  for (const g of r.grouped.failed) Append.append(out, failure(g, r)).push('')
   for (const g of r.grouped.changed) {
     out.push(`${groupHeading(g)}:`, ...Lines.wrap(g.hosts, '  '), '')
-    for (const e of g.diff.entries) out.push(...Lines.entry(e), '')
+    for (const e of g.diff.entries) Append.append(out, Lines.entry(e)).push('')
     if (g.diff.formatting.length > 0) out.push('Formatting only (not a change):', ...Lines.formatting(g.diff.formatting), '')
   }
   if (r.grouped.unchanged.length > 0) out.push(`Unchanged: ${hostsWord(r.grouped.unchanged.length)}`, ...Lines.wrap(r.grouped.unchanged, '  '), '')

@@ -12,6 +12,7 @@ import * as GossResolve from '../goss/Resolve.js'
 import * as GossRules from '../goss/Rules.js'
 import * as ExecSpec from './exec/Spec.js'
 import * as ShellWords from './exec/ShellWords.js'
+import * as Append from '../core/Append.js'
 
 // model
 
@@ -150,7 +151,7 @@ const healthCheck = (n: Node.Node, index: number, scope: Scope, problems: Diagno
         const resolved = GossResolve.resolve(e.value, (x) => renderString(x, scope, problems))
         if (resolved === undefined) break
         const decoded = GossRules.decode(resolved)
-        problems.push(...decoded.problems.map((d) => ({ ...d, message: `health_checks[${index}].${d.message}` })))
+        Append.append(problems, decoded.problems.map((d) => ({ ...d, message: `health_checks[${index}].${d.message}` })))
         const json = GossResolve.toJson(resolved)
         if (decoded.problems.length === 0 && json !== null && typeof json === 'object' && !Array.isArray(json)) goss = { value: json as Readonly<Record<string, unknown>>, at: e.keyAt }
         break

@@ -124,3 +124,13 @@ describe('Text.render', () => {
     expect(Report.hosts(r)).toBe(os.length)
   })
 })
+
+describe('Text.render of a large change', () => {
+  it('draws the unified diff of a rewritten file of 130,000 short lines (its lines once overflowed the stack)', () => {
+    const lines = (f: (i: number) => string): string => Array.from({ length: 130_000 }, (_, i) => `${f(i)}\n`).join('')
+    const resource = (content: string): Snapshot.Snapshot => ({ resources: [{ id: 'file#/etc/list', type: 'file', at: 'm.yaml:1', props: { content } }] })
+    const diff = CatalogDiff.compare(resource(lines((i) => String(i % 10))), resource(lines((i) => String.fromCharCode(97 + (i % 20)))), labels)
+    const text = Text.render(report(Grouping.group([{ _tag: 'Compiled', host: 'web1', diff }])))
+    expect(text.split('\n').filter((l) => /^\s*[-+][0-9a-t]$/.test(l))).toHaveLength(260_000)
+  })
+})

@@ -6,12 +6,13 @@ import type * as Step from '../../types/exec/Step.js'
 import * as ExecPlan from '../../types/exec/plan.js'
 import type * as Runner from '../Runner.js'
 import type { StepFamily } from '../steps.js'
+import * as Append from '../../core/Append.js'
 
 /** Runs an exec step's command and checks its exit; with `logoutput`, its stdout lines go to `output`. */
 export const run = async (runner: Runner.Runner, step: Step.ExecRun, output: string[]): Promise<E.Either<Fault.Fault, unknown>> => {
   const r = await runner.run(step.command)
   if (E.isLeft(r)) return r
-  if (step.logoutput) output.push(...r.right.stdout.split('\n').filter((l) => l !== '').map((l) => `output: ${l}`))
+  if (step.logoutput) Append.append(output, r.right.stdout.split('\n').filter((l) => l !== '').map((l) => `output: ${l}`))
   const why = ExecPlan.checkExit(step.returns, r.right.exitCode, r.right.signal)
   if (why === undefined) return E.right(undefined)
   const tail = r.right.stderr.trim().split('\n').slice(-3).join(' / ')

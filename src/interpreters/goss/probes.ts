@@ -18,6 +18,7 @@ import type { Manager as PackageManager } from '../packages/Manager.js'
 import type { Runner } from '../Runner.js'
 import type { Manager as ServiceManager } from '../services/Manager.js'
 import * as Http from './http.js'
+import * as Append from '../../core/Append.js'
 
 /** What the probes use; the managers are made only when a rule needs one. */
 export interface Context {
@@ -126,7 +127,7 @@ const port = async (rule: Rule, c: Context): Promise<Observed> => {
   const found: Net.Listener[] = []
   for (const proto of name.protos) {
     const text = await fs.readFile(path.join(c.proc, 'net', proto), 'utf8').catch(() => '')
-    found.push(...Net.listeners(proto, text).filter((l) => l.port === name.port))
+    Append.append(found, Net.listeners(proto, text).filter((l) => l.port === name.port))
   }
   return observed({ listening: found.length > 0, ip: [...new Set(found.map((l) => l.ip))] })
 }

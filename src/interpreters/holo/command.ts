@@ -15,6 +15,7 @@ import * as Output from './protocol/Output.js'
 import * as Paragraphs from './protocol/Paragraphs.js'
 import * as Report from './protocol/Report.js'
 import * as Scan from './protocol/Scan.js'
+import * as Append from '../../core/Append.js'
 
 // model
 
@@ -65,7 +66,7 @@ export const run = async (open: TE.TaskEither<Fault.Fault, Host.Host>, args: Arg
       }
       out.stderr(scanned.right.stderr)
       out.flushStderr()
-      entities.push(...scanned.right.entities)
+      Append.append(entities, scanned.right.entities)
       out.end()
     }
     const selected = select(entities, args.selectors)

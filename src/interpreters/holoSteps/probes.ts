@@ -12,6 +12,7 @@ import type { Family } from '../../core/Observation.js'
 import type * as Observe from '../../types/holo/observe.js'
 import * as Observed from '../../types/holo/Observed.js'
 import type * as Host from '../holo/Host.js'
+import * as Append from '../../core/Append.js'
 
 /** Opens a Holo host on the machine's root (the real one, or a test's double). */
 export type OpenHost = () => TE.TaskEither<Fault.Fault, Host.Host>
@@ -43,7 +44,7 @@ const answerOn = async (host: Host.Host, requests: ReadonlyArray<Observe.Request
     for (const p of Observed.pluginsFor(r.selector, configured)) {
       const s = scans.get(p)!
       if (E.isLeft(s)) fault ??= s.left
-      else reported.push(...s.right.entities)
+      else Append.append(reported, s.right.entities)
     }
     // An entity a plugin that scanned reports does not need the plugins whose scan failed (an
     // entity ID is reported by one plugin); one no such plugin reports might be theirs.

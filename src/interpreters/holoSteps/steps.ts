@@ -12,6 +12,7 @@ import type * as Host from '../holo/Host.js'
 import * as Output from '../holo/protocol/Output.js'
 import type { StepFamily } from '../steps.js'
 import type { OpenHost } from './probes.js'
+import * as Append from '../../core/Append.js'
 
 /** How a run applies Holo entities. */
 export interface Options {
@@ -45,7 +46,7 @@ const applyOn = async (host: Host.Host, s: Step.HoloApply, force: boolean, outpu
   if (entity === undefined) return fail(s, op, `the Holo plugin ${s.plugin} no longer reports ${s.entity}`)
   const applied = await host.apply(entity, force)()
   if (E.isLeft(applied)) return applied
-  output.push(...linesOf(Output.text(applied.right.output)))
+  Append.append(output, linesOf(Output.text(applied.right.output)))
   const o = applied.right.outcome
   switch (o._tag) {
     case 'Changed':
@@ -58,7 +59,7 @@ const applyOn = async (host: Host.Host, s: Step.HoloApply, force: boolean, outpu
     case 'RequiresForceToRestore': {
       const restore = o._tag === 'RequiresForceToRestore'
       const diff = await host.diff(entity)()
-      if (E.isRight(diff) && diff.right._tag === 'Files') output.push(...linesOf(diff.right.text))
+      if (E.isRight(diff) && diff.right._tag === 'Files') Append.append(output, linesOf(diff.right.text))
       return fail(s, op, `${s.entity} was ${restore ? 'deleted' : 'modified'} locally since it was last applied; plait apply --force ${restore ? 'restores' : 'overwrites'} it`)
     }
   }

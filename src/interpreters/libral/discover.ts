@@ -13,6 +13,7 @@ import * as Installation from '../installation.js'
 import * as Metadata from './protocol/Metadata.js'
 import * as Registry from './protocol/Registry.js'
 import * as Invoke from './invoke.js'
+import * as Append from '../../core/Append.js'
 
 // model
 
@@ -170,7 +171,7 @@ export const discover = async (ctx: Invoke.Context, path: ReadonlyArray<PathDir>
     }
     const listed = await providerFiles(d)
     if (E.isLeft(listed)) problems.push(listed.left)
-    else files.push(...listed.right)
+    else Append.append(files, listed.right)
   }
   // Without describe, a provider that has no .yaml is left out quietly: knowing it would mean running it.
   if (options.describe === false) {
@@ -189,7 +190,7 @@ export const discover = async (ctx: Invoke.Context, path: ReadonlyArray<PathDir>
   await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker))
   const providers: Provider[] = []
   for (const l of loaded) {
-    if (E.isLeft(l)) problems.push(...l.left)
+    if (E.isLeft(l)) Append.append(problems, l.left)
     else providers.push(l.right)
   }
   return { registry: Registry.make(providers), problems }

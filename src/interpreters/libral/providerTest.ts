@@ -27,6 +27,7 @@ import * as Value from './protocol/Value.js'
 import * as Discover from './discover.js'
 import * as Invoke from './invoke.js'
 import * as Session from './Session.js'
+import * as Append from '../../core/Append.js'
 
 // model
 
@@ -146,7 +147,7 @@ export const renderReport = (r: Report): string => {
   }
   const f = r.failure
   lines.push(`  FAILED: ${stats}; shrunk ${f.shrinks} time${f.shrinks === 1 ? '' : 's'}`)
-  lines.push(...f.message.split('\n').map((l) => `  ${T(l)}`))
+  Append.append(lines, f.message.split('\n').map((l) => `  ${T(l)}`))
   lines.push('  counterexample (each line is one desired state, run in order in a fresh sandbox):')
   f.counterexample.forEach((s, i) => lines.push(`    ${i + 1}. ${T(renderStep(r.meta, s))}`))
   const again = [`plait provider test ${word(r.path)}`, `--seed ${r.seed}`]

@@ -15,6 +15,7 @@ import * as Network from '../../facts/Network.js'
 import * as Platform from '../../facts/Platform.js'
 import * as Proc from '../../facts/Proc.js'
 import type { Machine } from '../Machine.js'
+import * as Append from '../../core/Append.js'
 
 // model
 
@@ -293,11 +294,11 @@ export const gather = async (o: Options): Promise<E.Either<ReadonlyArray<Diagnos
   let layers: Facts.Layers
   if (o.factsFile !== undefined) {
     const f = await FactsFiles.factsFile(o.factsFile)
-    if (E.isLeft(f)) problems.push(...f.left)
+    if (E.isLeft(f)) Append.append(problems, f.left)
     layers = { system: Facts.empty, files: [], ...(E.isRight(f) ? { factsFile: f.right } : {}), assignments: [] }
   } else {
     const [sys, files] = await Promise.all([system(o.machine, o.host), FactsFiles.factsFiles(o.dirs)])
-    if (E.isLeft(files)) problems.push(...files.left)
+    if (E.isLeft(files)) Append.append(problems, files.left)
     layers = { system: sys, files: E.isRight(files) ? files.right : [], assignments: [] }
   }
   if (problems.length > 0) return E.left(problems)

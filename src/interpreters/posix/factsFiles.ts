@@ -9,6 +9,7 @@ import type * as Facts from '../../facts/Facts.js'
 import * as FactsFile from '../../facts/FactsFile.js'
 import * as Errno from '../Errno.js'
 import * as HostFile from './hostFile.js'
+import * as Append from '../../core/Append.js'
 
 /** The configuration directories facts files are read from, lowest precedence first: /etc/plait, then the user's. */
 export const defaultDirs = (env: Readonly<Record<string, string | undefined>>): ReadonlyArray<string> => {
@@ -112,7 +113,7 @@ export const factsFiles = async (dirs: ReadonlyArray<string>): Promise<E.Either<
       const r = await configFile(nodePath.join(dir, name), format)
       if (r !== undefined) results.push(r)
     }
-    results.push(...(await factsDir(nodePath.join(dir, 'facts.d'))))
+    Append.append(results, (await factsDir(nodePath.join(dir, 'facts.d'))))
   }
   const problems = results.flatMap((r) => (E.isLeft(r) ? r.left : []))
   return problems.length > 0 ? E.left(problems) : E.right(results.flatMap((r) => (E.isRight(r) ? [r.right] : [])))

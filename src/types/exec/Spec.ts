@@ -11,6 +11,7 @@ import * as Node from '../../manifest/Node.js'
 import type * as Deferred from '../../core/Deferred.js'
 import * as Deferral from '../Deferral.js'
 import * as ShellWords from './ShellWords.js'
+import * as Append from '../../core/Append.js'
 
 // model
 
@@ -223,7 +224,7 @@ export const decode = (raw: RawResource, scope: Scope, baseDir = '/', deferral?:
       case 'returns': {
         const local: Diagnostic.Diagnostic[] = []
         const v = renderValue(e.value, scope, local)
-        problems.push(...local.map(Diagnostic.withResource(id)))
+        Append.append(problems, local.map(Diagnostic.withResource(id)))
         const list = typeof v === 'number' ? [v] : v
         if (!Array.isArray(list) || list.length === 0 || !list.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= 255)) {
           if (local.length === 0) fail('Validation', `returns must be a list of exit codes (integers 0 to 255), found ${Node.describe(e.value)}`, e.value.at)

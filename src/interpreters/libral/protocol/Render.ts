@@ -13,6 +13,7 @@ import { field as T } from '../../../core/Terminal.js'
 import type { Metadata } from './Metadata.js'
 import type * as Resource from './Resource.js'
 import * as Value from './Value.js'
+import * as Append from '../../../core/Append.js'
 
 /** Attribute names in ralsh's order: `ensure` first, then alphabetical. */
 export const attributeOrder = (names: ReadonlyArray<string>): ReadonlyArray<string> =>
@@ -54,7 +55,7 @@ export const providers = (ms: ReadonlyArray<Metadata>): string => ms.map((m) => 
 export const explain = (m: Metadata, source: string): string => {
   const width = Math.max(...m.attributes.map((a) => a.name.length))
   const lines = [`Provider ${T(m.qname)}`, `  source: ${T(source)}`]
-  if (m.desc.trim() !== '') lines.push(...m.desc.replace(/\n+$/, '').split('\n').map(T))
+  if (m.desc.trim() !== '') Append.append(lines, m.desc.replace(/\n+$/, '').split('\n').map(T))
   for (const a of [...m.attributes].sort((x, y) => rank(x.name) - rank(y.name))) {
     lines.push(`  ${T(a.name).padEnd(width)} : ${a.desc.trim() === '' ? '(missing description)' : T(a.desc.trim().replace(/\n/g, ' '))}`)
     lines.push(`  ${' '.repeat(width)} . kind = ${a.kind}`)

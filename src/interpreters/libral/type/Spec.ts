@@ -10,6 +10,7 @@ import type * as Metadata from '../protocol/Metadata.js'
 import * as Registry from '../protocol/Registry.js'
 import type { Attrs } from '../protocol/Resource.js'
 import { renderString, renderValue, type RawResource, type Scope } from '../../../manifest/Manifest.js'
+import * as Append from '../../../core/Append.js'
 
 // model
 
@@ -89,7 +90,7 @@ export const decode = (raw: RawResource, scope: Scope, registry: Registry.Regist
   const provider = selectProvider(registry, raw, given)
   if (E.isLeft(provider)) return E.left([...problems, provider.left])
   const attrs = Desired.decode(provider.right.meta, props, id)
-  if (E.isLeft(attrs)) problems.push(...attrs.left)
+  if (E.isLeft(attrs)) Append.append(problems, attrs.left)
   if (problems.length > 0 || E.isLeft(attrs)) return E.left(problems)
   return E.right({ _tag: 'libral', id, type: raw.type, name: raw.name, at: raw.nameAt, provider: provider.right, attrs: attrs.right })
 }
