@@ -33,8 +33,11 @@ const machine = (options: Memory.Options = {}) => {
   return Memory.make(s.right, options)
 }
 
-const planOf = async (m: Machine, ps: ReadonlyArray<string> = paths): Promise<Plan.Plan> => {
-  const c = compile('m.yaml', manifest(ps), '/')
+const planOf = (m: Machine, ps: ReadonlyArray<string> = paths): Promise<Plan.Plan> => planText(m, manifest(ps))
+
+/** The sealed plan of a manifest's text against a machine. */
+const planText = async (m: Machine, text: string): Promise<Plan.Plan> => {
+  const c = compile('m.yaml', text, '/')
   if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
   const o = await observe(c.right, m, hostFiles({}))
   if (E.isLeft(o)) throw new Error(o.left.map(Diagnostic.render).join('\n'))
@@ -136,15 +139,7 @@ describe('a batch and requirements', () => {
   const star = `ccm:\n  resources:\n    - file:\n        - /srv/app:\n            ensure: directory\n            owner: root\n            group: root\n            mode: "0755"\n${['a', 'b', 'c', 'd']
     .map((f) => `        - /srv/app/${f}:\n            content: "new"\n            owner: root\n            group: root\n            mode: "0644"\n            require: [file#/srv/app]\n`)
     .join('')}`
-  const planStar = async (m: Machine): Promise<Plan.Plan> => {
-    const c = compile('m.yaml', star, '/')
-    if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
-    const o = await observe(c.right, m, hostFiles({}))
-    if (E.isLeft(o)) throw new Error(o.left.map(Diagnostic.render).join('\n'))
-    const b = Planner.plan(c.right, o.right, { version: 'test', root: m.root })
-    if (E.isLeft(b)) throw new Error(b.left.map(Diagnostic.render).join('\n'))
-    return PlanFile.seal(b.right)
-  }
+  const planStar = (m: Machine): Promise<Plan.Plan> => planText(m, star)
 
   it('files that require a resource that has ended run as a batch; the first, which met it still waiting, on its own', async () => {
     const m = machine()
@@ -177,13 +172,7 @@ describe('a batch that a failure stops (--atomic)', () => {
   it('removes the temp files of the steps that will not run before it rolls back a directory that holds one', async () => {
     // /srv/new is made alone; then the writes of /etc/a and /srv/new/f gather in a batch, /etc/a's is denied
     const text = `ccm:\n  resources:\n    - file:\n        - /srv/new:\n            ensure: directory\n            owner: root\n            group: root\n            mode: "0755"\n${['/etc/a', '/srv/new/f'].map((p) => `        - ${p}:\n            content: "new"\n            owner: root\n            group: root\n            mode: "0644"\n`).join('')}`
-    const c = compile('m.yaml', text, '/')
-    if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
-    const o = await observe(c.right, machine(), hostFiles({}))
-    if (E.isLeft(o)) throw new Error('observe')
-    const planned = Planner.plan(c.right, o.right, { version: 'test', root: '/' })
-    if (E.isLeft(planned)) throw new Error('plan')
-    const plan = PlanFile.seal(planned.right)
+    const plan = await planText(machine(), text)
     const a = machine({ denied: ['/etc/a'] })
     const b = machine({ denied: ['/etc/a'] })
     const batched = await apply(a, plan, { atomic: true })
@@ -199,13 +188,7 @@ describe('a batch that a failure stops (--atomic)', () => {
 
   it('reports a resource with nothing to do after the failure skipped, as step by step, not stable', async () => {
     const text = `ccm:\n  resources:\n    - file:\n${['/etc/a', '/etc/b'].map((p, i) => `        - ${p}:\n            content: "${i === 0 ? 'new' : 'old'}"\n            owner: root\n            group: root\n            mode: "${i === 0 ? '0644' : '0600'}"\n`).join('')}`
-    const c = compile('m.yaml', text, '/')
-    if (E.isLeft(c)) throw new Error(c.left.map(Diagnostic.render).join('\n'))
-    const o = await observe(c.right, machine(), hostFiles({}))
-    if (E.isLeft(o)) throw new Error('observe')
-    const planned = Planner.plan(c.right, o.right, { version: 'test', root: '/' })
-    if (E.isLeft(planned)) throw new Error('plan')
-    const plan = PlanFile.seal(planned.right)
+    const plan = await planText(machine(), text)
     const batched = await apply(machine({ denied: ['/etc/a'] }), plan, { atomic: true })
     expect(batched).toEqual(await apply(machine({ denied: ['/etc/a'] }), plan, { atomic: true, batch: 1 }))
     expect(E.isRight(batched) && batched.right.resources.map((x) => x.outcome)).toEqual(['failed', 'skipped'])
