@@ -97,7 +97,7 @@ export const failed = async (st: RunState, r: Plan.ResourcePlan, error: string, 
   const messages = [error, ...notes, ...after]
   const undone = await rollback(st.machine, done)
   Append.append(st.rolledBack, undone.ok)
-  Append.append(messages, (undone.failed.length > 0 ? undone.failed : undone.ok.length > 0 ? ['rolled back to how it was'] : []))
+  Append.append(messages, undone.failed.length > 0 ? undone.failed : undone.ok.length > 0 ? ['rolled back to how it was'] : [])
   // A resource whose undo failed does not end: its steps stay in the journal for recovery to retry.
   if (undone.broken) st.unrecovered = true
   else st.journal.note({ _tag: 'end', id: r.id, ok: false })

@@ -113,7 +113,7 @@ export const factsFiles = async (dirs: ReadonlyArray<string>): Promise<E.Either<
       const r = await configFile(nodePath.join(dir, name), format)
       if (r !== undefined) results.push(r)
     }
-    Append.append(results, (await factsDir(nodePath.join(dir, 'facts.d'))))
+    Append.append(results, await factsDir(nodePath.join(dir, 'facts.d')))
   }
   const problems = results.flatMap((r) => (E.isLeft(r) ? r.left : []))
   return problems.length > 0 ? E.left(problems) : E.right(results.flatMap((r) => (E.isRight(r) ? [r.right] : [])))
