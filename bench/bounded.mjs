@@ -26,7 +26,16 @@ const KEYS = 20000
 /** 9,000 lines of about 28 bytes (some 250 KiB); line i is `tag`'s own when `changed(i)`, else shared. */
 const text = (tag, changed) => Array.from({ length: LINES }, (_, i) => (changed(i) ? `${tag} setting ${i} = ${(i * 7919) % 100003}\n` : `shared setting ${i} = on\n`)).join('')
 
-const median = (ms) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]
+/** The median wall time of `runs` runs of `plait ARGS`, each checked by `ok` (else an error naming `what`). */
+const medianOf = async (plait, args, runs, what, ok) => {
+  const ms = []
+  for (let i = 0; i < runs; i++) {
+    const r = await runCli(plait, args)
+    if (!ok(r)) throw new Error(`${what}: unexpected result (exit ${r.code})\n${r.stdout.slice(0, 1500)}\n${r.stderr.slice(0, 1500)}`)
+    ms.push(r.ms)
+  }
+  return [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]
+}
 
 /** Times each case `runs` times; the bench's lines (median wall time of the CLI). */
 export async function benchBounded(plait, work, { runs = 3 } = {}) {
@@ -46,26 +55,16 @@ export async function benchBounded(plait, work, { runs = 3 } = {}) {
       writeFileSync(join(here, 'app.conf'), text('new', changed))
       const manifest = join(here, 'manifest.yaml')
       writeFileSync(manifest, `ccm:\n  resources:\n    - file:\n        - /etc/app.conf:\n            ensure: present\n            source: app.conf\n            owner: ${owner}\n            group: ${group}\n            mode: "0644"\n`)
-      const ms = []
-      for (let i = 0; i < runs; i++) {
-        const r = await runCli(plait, ['plan', manifest, '--root', root])
-        if (r.code !== 0 || !r.stdout.includes('Plan: 0 to create, 1 to change') || !r.stdout.includes('@@ ')) throw new Error(`plan of a rewritten file (${what}): unexpected result (exit ${r.code})\n${r.stdout.slice(0, 1500)}\n${r.stderr.slice(0, 1500)}`)
-        ms.push(r.ms)
-      }
-      lines.push(`  ${what}: median ${median(ms).toFixed(0)} ms`)
+      const ms = await medianOf(plait, ['plan', manifest, '--root', root], runs, `plan of a rewritten file (${what})`, (r) => r.code === 0 && r.stdout.includes('Plan: 0 to create, 1 to change') && r.stdout.includes('@@ '))
+      lines.push(`  ${what}: median ${ms.toFixed(0)} ms`)
     }
     const manifest = join(dir, 'data.yaml')
     writeFileSync(manifest, `data:\n  first: &first 1\n${Array.from({ length: KEYS }, (_, i) => `  key${i}: ${i}\n`).join('')}ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n`)
-    const ms = []
-    for (let i = 0; i < runs; i++) {
-      const r = await runCli(plait, ['validate', manifest])
-      if (r.code !== 0 || !r.stdout.includes('valid')) throw new Error(`validate of a data map of ${KEYS} keys: unexpected result (exit ${r.code})\n${r.stdout.slice(0, 1500)}\n${r.stderr.slice(0, 1500)}`)
-      ms.push(r.ms)
-    }
+    const ms = await medianOf(plait, ['validate', manifest], runs, `validate of a data map of ${KEYS} keys`, (r) => r.code === 0 && r.stdout.includes('valid'))
     return [
       `plan of one rewritten file of ${LINES.toLocaleString('en-US')} lines (about 250 KiB, its diff shown), CLI:`,
       ...lines,
-      `validate of a manifest whose data map has ${KEYS.toLocaleString('en-US')} keys, read by the yaml library, CLI: median ${median(ms).toFixed(0)} ms`,
+      `validate of a manifest whose data map has ${KEYS.toLocaleString('en-US')} keys, read by the yaml library, CLI: median ${ms.toFixed(0)} ms`,
     ]
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -53,13 +53,13 @@ export const checkUnique = <D extends Y.Document.Parsed>(doc: D): D => {
 
 /**
  * `YAML.parse` with the keys checked unique in one pass: the text's one document as plain data
- * (aliases expanded at most `maxAliasCount` times), or its first error in the text thrown, with its
- * line and column as `YAML.parse` gives them. Warnings are not written anywhere.
+ * (aliases expanded at most `maxAliasCount` times), or its first error thrown, with its line and
+ * column as `YAML.parse` gives them. Warnings are not written anywhere.
  */
 export const parse = (text: string, maxAliasCount: number): unknown => {
   const lines = new Y.LineCounter()
-  const doc = Y.parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: true })
-  const first = [...doc.errors, ...duplicates(doc)].sort((a, b) => a.pos[0] - b.pos[0])[0]
+  const doc = checkUnique(Y.parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: true }))
+  const first = doc.errors[0]
   if (first === undefined) return doc.toJS({ maxAliasCount })
   if (first.code === 'DUPLICATE_KEY') {
     // placed as the library places its own errors (the others are placed by it already)

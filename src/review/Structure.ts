@@ -5,6 +5,8 @@
 // objects with own keys), so two of them are equal exactly when their canonical texts are, and
 // a difference of a value with itself is empty.
 
+import * as Append from '../core/Append.js'
+
 // model
 
 export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
@@ -71,8 +73,7 @@ export const diff = (a: Json, b: Json, path: ReadonlyArray<string | number> = []
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
       if (i >= b.length) out.push({ path: [...path, i], before: a[i]! })
       else if (i >= a.length) out.push({ path: [...path, i], after: b[i]! })
-      // one by one: spread into push, the changes of an item with 125,000 keys overflow the stack
-      else for (const c of diff(a[i]!, b[i]!, [...path, i])) out.push(c)
+      else Append.append(out, diff(a[i]!, b[i]!, [...path, i]))
     }
     return out
   }
