@@ -17,6 +17,7 @@ import * as DotEnv from '../ensure/DotEnv.js'
 import * as SessionRecord from '../ensure/SessionRecord.js'
 import type * as ReportM from '../executor/Report.js'
 import * as Installation from '../interpreters/installation.js'
+import * as HostFile from '../interpreters/posix/hostFile.js'
 import type { Machine } from '../interpreters/Machine.js'
 import type * as Health from '../types/Health.js'
 import * as Registry from '../types/registry.js'
@@ -74,8 +75,7 @@ const loadDotEnv = (): E.Either<Diagnostic.Diagnostic, void> => {
   if (!fs.existsSync(path)) return E.right(undefined)
   let text: string
   try {
-    if (fs.statSync(path).size > 1024 * 1024) return E.left(problem(`${path}: larger than 1 MiB`))
-    text = fs.readFileSync(path, 'utf8')
+    text = HostFile.readText(path, 1024 * 1024)
   } catch (e) {
     return E.left(problem(`cannot read ${path}: ${(e as Error).message}`))
   }

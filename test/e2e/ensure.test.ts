@@ -1,6 +1,6 @@
 // `plait ensure`, `plait status`, sessions and the JSON API, through the built binary under temp
 // roots. Services use the stand-in systemctl (test/support/systemctl.ts): systemd is not PID 1 here.
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -138,6 +138,20 @@ describe('plait ensure', () => {
     expect(r.stderr).toContain('.env: line 2: expected KEY=value')
     const api = await piped(['ensure', 'api', 'pipe', '--root', s.root], JSON.stringify(examples['package_request']), { cwd })
     expect(JSON.parse(api.stdout)).toEqual({ protocol: 'io.choria.ccm.v1.resource.ensure.response', error: expect.stringContaining('.env: line 2: expected KEY=value') })
+  })
+
+  it('refuses a ./.env that is a FIFO (at once, not waiting for a writer) or larger than 1 MiB', async () => {
+    const s = sandbox()
+    const fifo = tempDir()
+    execFileSync('mkfifo', [path.join(fifo, '.env')])
+    const big = tempDir()
+    fs.writeFileSync(path.join(big, '.env'), `A=${'x'.repeat(1024 * 1024)}\n`)
+    for (const [cwd, why] of [[fifo, 'is not a regular file'], [big, 'is larger than the limit of 1048576 bytes']] as const) {
+      const r = await plait(['ensure', 'file', '/etc/motd', '--content', 'x', ...attrs, '--root', s.root], { cwd })
+      expect(r.code, show(r)).toBe(1)
+      expect(r.stderr).toContain(`cannot read ${path.join(cwd, '.env')}: ${why}`)
+      expect(r.stderr).not.toMatch(stackFrame)
+    }
   })
 })
 

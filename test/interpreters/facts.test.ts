@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs/promises'
 import * as os from 'node:os'
 import * as nodePath from 'node:path'
@@ -203,6 +204,15 @@ describe('system', () => {
       cpu: { info: [] },
       memory: { virtual: {}, swap: { info: {}, devices: [] } },
     })
+  })
+
+  it('leaves out a host file that is a FIFO, at once, instead of waiting on it for ever', async () => {
+    const host = await fakeHost()
+    await fs.rm(nodePath.join(host.dir, 'proc/cpuinfo'))
+    execFileSync('mkfifo', [nodePath.join(host.dir, 'proc/cpuinfo')])
+    const f = await Gather.system(Posix.make({ root: await machineRoot() }), host)
+    expect(f['cpu']).toEqual({ info: [] })
+    expect(f['memory']).toMatchObject({ virtual: { total: 1024000 } })
   })
 
   it('does not follow a symlink out of the machine root', async () => {

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs/promises'
 import * as os from 'node:os'
 import * as nodePath from 'node:path'
+import * as HostFile from '../posix/hostFile.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Digest from '../../core/Digest.js'
 
@@ -51,7 +52,7 @@ export const ttlOf = (cache: unknown): E.Either<string, number> => {
 export const open = (file: string, now: () => number = Date.now): Cache => {
   const read = async (): Promise<Record<string, Entry>> => {
     try {
-      const raw: unknown = JSON.parse(await fs.readFile(file, 'utf8'))
+      const raw: unknown = JSON.parse(HostFile.readText(file, HostFile.maxInput))
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {}
       return Object.fromEntries(Object.entries(raw).filter(([, e]) => typeof e === 'object' && e !== null && typeof (e as Entry).expires === 'number' && 'value' in e)) as Record<string, Entry>
     } catch {

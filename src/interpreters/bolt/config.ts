@@ -5,9 +5,9 @@
 // then the user's bolt-defaults.yaml, then the project's bolt-project.yaml; a later file's value
 // of a key wins over an earlier one's, and mappings merge key by key. Values may hold `_plugin`
 // references: they are resolved when the plugin is first used (see hooks.ts), never here.
-import * as fs from 'node:fs/promises'
 import * as os from 'node:os'
 import * as nodePath from 'node:path'
+import * as HostFile from '../posix/hostFile.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as YamlKeys from '../../manifest/YamlKeys.js'
 
@@ -82,7 +82,7 @@ const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const readFile = async (file: string): Promise<E.Either<string, Config>> => {
   let text: string
   try {
-    text = await fs.readFile(file, 'utf8')
+    text = HostFile.readText(file)
   } catch (e) {
     const code = (e as { code?: string }).code
     return code === 'ENOENT' || code === 'ENOTDIR' ? E.right(empty) : E.left(`cannot read ${file}: ${(e as Error).message}`)

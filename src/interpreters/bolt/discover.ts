@@ -9,6 +9,7 @@
 // own files are read when it is used.
 import * as fs from 'node:fs/promises'
 import * as nodePath from 'node:path'
+import * as HostFile from '../posix/hostFile.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as YamlKeys from '../../manifest/YamlKeys.js'
 import * as Installation from '../installation.js'
@@ -68,7 +69,7 @@ export const readProject = async (projectDir: string): Promise<E.Either<string, 
   const file = nodePath.join(projectDir, projectFile)
   let text: string
   try {
-    text = await fs.readFile(file, 'utf8')
+    text = HostFile.readText(file)
   } catch (e) {
     const code = (e as { code?: string }).code
     return code === 'ENOENT' ? E.right({}) : E.left(`cannot read ${file}: ${(e as Error).message}`)

@@ -5,6 +5,7 @@
 import * as crypto from 'node:crypto'
 import * as fs from 'node:fs/promises'
 import * as nodePath from 'node:path'
+import * as HostFile from '../posix/hostFile.js'
 import * as E from 'fp-ts/lib/Either.js'
 
 // model
@@ -20,7 +21,7 @@ export const length = 32
 /** The key in a file, made (with its directory, mode 0700) when the file is missing. */
 export const readOrCreate = async (file: string): Promise<E.Either<string, Uint8Array>> => {
   const read = async (): Promise<E.Either<string, Uint8Array>> => {
-    const bytes = await fs.readFile(file)
+    const bytes = HostFile.read(file, 4096)
     return bytes.length === length ? E.right(new Uint8Array(bytes)) : E.left(`the key of sensitive values ${file} is damaged: it holds ${bytes.length} bytes, not ${length}; remove it (plans made with it are then refused)`)
   }
   try {

@@ -1,8 +1,8 @@
 // plugin: a plugin module loaded as Bolt loads it: its bolt_plugin.json read, then its hooks
 // found, the `hooks` mapping first (a task it names must exist), then for every other hook a task
 // of the module named after it (`MODULE::resolve_reference`).
-import * as fs from 'node:fs/promises'
 import * as nodePath from 'node:path'
+import * as HostFile from '../posix/hostFile.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Discover from './discover.js'
 import * as PluginData from './protocol/PluginData.js'
@@ -24,7 +24,7 @@ export const load = async (modules: ReadonlyMap<string, Discover.Module>, module
   const file = nodePath.join(module.dir, 'bolt_plugin.json')
   let text: string
   try {
-    text = await fs.readFile(file, 'utf8')
+    text = HostFile.readText(file)
   } catch (e) {
     return E.left(`Invalid Plugin Data for ${module.name}: cannot read ${file}: ${(e as Error).message}`)
   }

@@ -4,6 +4,7 @@
 // without, the task must have exactly one file.
 import * as fs from 'node:fs/promises'
 import * as nodePath from 'node:path'
+import * as HostFile from '../posix/hostFile.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Discover from './discover.js'
 import * as Metadata from './protocol/Metadata.js'
@@ -50,7 +51,7 @@ export const load = async (modules: ReadonlyMap<string, Discover.Module>, name: 
   if (mine.includes(`${short}.json`)) {
     let text: string
     try {
-      text = await fs.readFile(metaFile, 'utf8')
+      text = HostFile.readText(metaFile)
     } catch (e) {
       return E.left(`task ${full}: cannot read ${metaFile}: ${(e as Error).message}`)
     }

@@ -4,6 +4,7 @@
 // the file. A bad provider is left out; the others are still usable.
 import * as fs from 'node:fs/promises'
 import * as nodePath from 'node:path'
+import * as HostFile from '../posix/hostFile.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
 import * as Digest from '../../core/Digest.js'
@@ -95,7 +96,7 @@ const isReadable = async (p: string): Promise<boolean> => {
 /** A metadata file's text, nothing when it is missing, or the fault (of the errno's kind) whose description is the sentence a diagnostic shows. */
 const readText = async (p: string): Promise<E.Either<Fault.Fault, string | undefined>> => {
   try {
-    return E.right(await fs.readFile(p, 'utf8'))
+    return E.right(HostFile.readText(p))
   } catch (e) {
     const code = Errno.codeOf(e)
     return code === 'ENOENT' ? E.right(undefined) : E.left(Fault.make(Errno.tag(code), 'libral', 'read', p, `cannot read ${p}: ${(e as Error).message}`, e))
@@ -139,7 +140,7 @@ export const load = async (ctx: Invoke.Context, path: string, options: LoadOptio
   const suitable = Metadata.suitability(meta.right.suitable, (c) => found.get(c) === true)
   let bytes: Uint8Array
   try {
-    bytes = await fs.readFile(path)
+    bytes = HostFile.read(path)
   } catch (e) {
     return problem(`cannot read provider ${path}: ${(e as Error).message}`)
   }

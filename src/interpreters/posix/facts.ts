@@ -8,6 +8,7 @@ import * as FactsFiles from './factsFiles.js'
 import * as fs from 'node:fs/promises'
 import * as os from 'node:os'
 import * as nodePath from 'node:path'
+import * as HostFile from './hostFile.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
 import * as Facts from '../../facts/Facts.js'
@@ -114,7 +115,7 @@ const machinePath = (p: string): string => {
 
 const readHostFile = async (host: Host, path: string): Promise<string | undefined> => {
   try {
-    return await fs.readFile(nodePath.join(host.dir, path), 'utf8')
+    return HostFile.readText(nodePath.join(host.dir, path))
   } catch {
     return undefined
   }

@@ -14,6 +14,12 @@ import * as Confine from './confine.js'
 /** The largest input file plait reads (512 MiB): plans embed file contents, so they may be large. */
 export const maxInput = 512 * 1024 * 1024
 
+/**
+ * The largest configuration or metadata file plait reads (16 MiB): Bolt's project, defaults, plugin
+ * and task files, its cache, libral's provider metadata, a facts root's files, `./.env`.
+ */
+export const maxConfig = 16 * 1024 * 1024
+
 /** A read that failed, in words for a person (no stack, no host detail beyond the path). */
 export class InputError extends Error {
   constructor(
@@ -58,6 +64,15 @@ export const read = (path: string, limit: number = maxInput): Uint8Array => {
   } finally {
     closeSync(fd)
   }
+}
+
+/**
+ * Reads a host file as UTF-8 text, as `fs.readFile(path, 'utf8')` would (a byte-order mark kept,
+ * bad bytes replaced), but regular files only and bounded: a FIFO is refused, not waited on.
+ */
+export const readText = (path: string, limit: number = maxConfig): string => {
+  const bytes = read(path, limit)
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
 }
 
 /** The most symlinks followed at the end of a path read below a directory. */
