@@ -59,6 +59,7 @@ const ancestors = (p: string): string[] => {
  */
 export const collector = (st: RunState, cap: number, alone: (r: Plan.ResourcePlan) => Promise<void>): Collector => {
   let members: Member[] = []
+  const waiting = new Set<string>() // the ids of `members`
   let kind: string | undefined
   let count = 0
   const paths = new Set<string>()
@@ -112,6 +113,7 @@ export const collector = (st: RunState, cap: number, alone: (r: Plan.ResourcePla
 
   const take = (m: Member): void => {
     members.push(m)
+    waiting.add(m.r.id)
     for (const s of m.steps) {
       kind ??= s.facts.kind
       count += 1
@@ -123,6 +125,7 @@ export const collector = (st: RunState, cap: number, alone: (r: Plan.ResourcePla
   const flush = async (): Promise<void> => {
     const batch = members
     members = []
+    waiting.clear()
     kind = undefined
     count = 0
     paths.clear()
@@ -138,6 +141,8 @@ export const collector = (st: RunState, cap: number, alone: (r: Plan.ResourcePla
 
   return {
     add: async (r) => {
+      // a requirement still waiting in this batch gets its turn first: the resource may then start the next batch, instead of running alone
+      if ((r.require ?? []).some((id) => waiting.has(id))) await flush()
       const m = await candidate(r)
       if (m === undefined) return false
       // a resource with nothing to do starts no batch; in one, it keeps its place in the report
