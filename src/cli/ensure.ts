@@ -107,8 +107,6 @@ const machineOf = async (o: Common): Promise<E.Either<Diagnostic.Diagnostic, Mac
   return E.right(Posix.make(root.right === '/' ? {} : { root: root.right }))
 }
 
-const stateDirOf = (o: Common, defaultDir: string): string => o.stateDir ?? process.env['PLAIT_STATE_DIR'] ?? defaultDir
-
 const providersOf = (o: Common, machine: Machine, stateDir: string): Providers => ({ providerPath: [], session: quietSession(machine.root), secretKey: secretKeyIn(o.root ?? '/', stateDir) })
 
 const warnTo = (json: boolean | undefined) => (ds: ReadonlyArray<Diagnostic.Diagnostic>) => (json === true ? undefined : Streams.err(Render.warnings(ds)))
@@ -150,8 +148,9 @@ const ensureOne = async (resource: Args.Resource, links: { require: ReadonlyArra
   const made = await machineOf(o)
   if (E.isLeft(made)) return E.left([made.left])
   const machine = made.right
-  const stateDir = stateDirOf(o, Apply.defaultStateDir)
-  const providers = providersOf(o, machine, stateDir)
+  const stateDir = Options.stateDir(o.stateDir)
+  if (E.isLeft(stateDir)) return E.left([stateDir.left])
+  const providers = providersOf(o, machine, stateDir.right)
   const changedBefore = (ref: string): boolean => SessionRecord.changed(records.right, ref)
   const version = Installation.version(import.meta.url)
   const plan = await Pipeline.planOne({ document: Args.document(absoluteSource(resource)), label: `plait ensure ${resource.type} ${resource.name}`, id, ...links, changedBefore }, machine, version, factSource(o), providers, warnTo(o.json))
@@ -161,7 +160,7 @@ const ensureOne = async (resource: Args.Resource, links: { require: ReadonlyArra
   if (failedAtPlan !== undefined) return E.right({ id: failedAtPlan.id, outcome: 'failed', messages: [failedAtPlan.failed ?? ''], plan: plan.right })
   const health = new Map<string, ReadonlyArray<Health.Result>>()
   const report = await applyingWith(providers)(plan.right, (r) =>
-    Apply.apply(machine, r.plan, { stateDir, atomic: false, noop: o.noop === true, libral: providers.session, redact: r.redact, sameDigest: r.sameDigest, changedBefore: (ref) => links.subscribe.includes(ref) && changedBefore(ref), onHealth: (ref, results) => health.set(ref, results) }),
+    Apply.apply(machine, r.plan, { stateDir: stateDir.right, atomic: false, noop: o.noop === true, libral: providers.session, redact: r.redact, sameDigest: r.sameDigest, changedBefore: (ref) => links.subscribe.includes(ref) && changedBefore(ref), onHealth: (ref, results) => health.set(ref, results) }),
   )
   return E.map((rep: ReportM.Report) => {
     const done = outcomeOf(id, plan.right, rep)
@@ -298,8 +297,10 @@ export const register = (program: Command): void => {
       const made = await machineOf(o)
       if (E.isLeft(made)) return fail([made.left])
       const machine = made.right
+      const stateDir = Options.stateDir(o.stateDir)
+      if (E.isLeft(stateDir)) return fail([stateDir.left])
       const Pipeline = await import('./ensurePipeline.js')
-      const observed = await Pipeline.observeOne({ document: Args.document({ type, name, properties: Args.statusProperties(type) }), label: `plait status ${type} ${name}`, id: Args.idOf({ type, name }), require: [], subscribe: [], changedBefore: () => false }, machine, factSource(o), providersOf(o, machine, stateDirOf(o, '/var/lib/plait')), warnTo(o.json))
+      const observed = await Pipeline.observeOne({ document: Args.document({ type, name, properties: Args.statusProperties(type) }), label: `plait status ${type} ${name}`, id: Args.idOf({ type, name }), require: [], subscribe: [], changedBefore: () => false }, machine, factSource(o), providersOf(o, machine, stateDir.right), warnTo(o.json))
       if (E.isLeft(observed)) return fail(observed.left)
       const r = observed.right.catalog.resources[0]
       const id = r?.id ?? Args.idOf({ type, name })

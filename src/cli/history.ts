@@ -5,7 +5,6 @@ import { Command, CommanderError, Option } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Fault from '../core/Fault.js'
-import * as PosixPath from '../core/PosixPath.js'
 import * as Terminal from '../core/Terminal.js'
 import type * as Generations from '../executor/generations.js'
 import type * as Record from '../generations/Record.js'
@@ -35,10 +34,10 @@ const failWith = (message: string, hint?: string): never => fail([Diagnostic.mak
 const placeOf = async (o: Flags): Promise<{ machine: Machine; stateDir: string }> => {
   const root = await Options.resolveRoot(o.root)
   if (E.isLeft(root)) return fail([root.left])
-  const stateDir = o.stateDir ?? process.env['PLAIT_STATE_DIR'] ?? '/var/lib/plait'
-  if (!PosixPath.isCleanAbsolute(stateDir) || stateDir === '/') failWith(`--state-dir ${stateDir}: expected a clean absolute machine path`)
+  const stateDir = Options.stateDir(o.stateDir)
+  if (E.isLeft(stateDir)) return fail([stateDir.left])
   const Posix = await import('../interpreters/posix/posix.js')
-  return { machine: Posix.make(root.right === '/' ? {} : { root: root.right }), stateDir }
+  return { machine: Posix.make(root.right === '/' ? {} : { root: root.right }), stateDir: stateDir.right }
 }
 
 /** The executor's generations module, loaded when a command of this module runs (not at start-up). */

@@ -4,6 +4,8 @@ import { realpathSync, statSync } from 'node:fs'
 import { Option, type Command } from 'commander'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
+import * as PosixPath from '../core/PosixPath.js'
+import { defaultStateDir } from '../executor/Options.js'
 
 /** `--root DIR` as a real directory (symlinks resolved), "/" without it, or why it is not one. */
 export const resolveRoot = async (root: string | undefined): Promise<E.Either<Diagnostic.Diagnostic, string>> => {
@@ -16,6 +18,19 @@ export const resolveRoot = async (root: string | undefined): Promise<E.Either<Di
   } catch {
     return E.left(Diagnostic.make('Io', `--root ${root}: not an existing directory`))
   }
+}
+
+/**
+ * The state directory (the lock, the journal, backups and generations): `--state-dir`, else
+ * $PLAIT_STATE_DIR, else /var/lib/plait; a clean absolute machine path below "/", or why it is not.
+ * A relative one would be resolved against whatever directory plait was started in, and the
+ * executor, making its parents, would climb "." for ever.
+ */
+export const stateDir = (given: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): E.Either<Diagnostic.Diagnostic, string> => {
+  const dir = given ?? env['PLAIT_STATE_DIR'] ?? defaultStateDir
+  if (PosixPath.isCleanAbsolute(dir) && dir !== '/') return E.right(dir)
+  const from = given !== undefined ? '--state-dir' : '$PLAIT_STATE_DIR'
+  return E.left(Diagnostic.make('Validation', `${from} ${JSON.stringify(dir)}: expected a clean absolute machine path other than "/" (the state directory, below --root when one is given)`, { hint: 'for example --state-dir /var/lib/plait' }))
 }
 
 const repeatable = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v]

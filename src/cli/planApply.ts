@@ -72,7 +72,7 @@ const machineFor = async (o: MachineOptions): Promise<Machine> => {
   return Posix.make(root.right === '/' ? {} : { root: root.right })
 }
 
-const stateDirOf = (o: MachineOptions): string => o.stateDir ?? process.env['PLAIT_STATE_DIR'] ?? defaultStateDir
+const stateDirOf = (o: MachineOptions): string => orFail(E.mapLeft((d: Diagnostic.Diagnostic) => [d])(Options.stateDir(o.stateDir)))
 
 const notePending = async (machine: Machine, stateDir: string): Promise<void> => {
   const run = await Recover.inspect(machine, stateDir)

@@ -116,8 +116,11 @@ export const apply = async (machine: Machine, plan: Plan.Plan, options: Options)
 const ensureStateDir = async (machine: Machine, stateDir: string): Promise<E.Either<Fault.Fault, { uid: number; gid: number }>> => {
   const rootEntry = await machine.probe('/')()
   const owner = E.isRight(rootEntry) && rootEntry.right._tag === 'Directory' ? { uid: rootEntry.right.entry.uid, gid: rootEntry.right.entry.gid } : { uid: 0, gid: 0 }
+  // a relative path would never reach "/" (the dirname of "." is "."): the command line refuses one, and so does this
+  if (!PosixPath.isCleanAbsolute(stateDir) || stateDir === '/') return E.left(Fault.make('Failed', 'executor', 'mkdir', stateDir, 'the state directory must be a clean absolute machine path other than "/"'))
   const lineage: string[] = []
-  for (let a = stateDir; a !== '/'; a = PosixPath.dirname(a)) lineage.unshift(a)
+  for (let a = stateDir; a !== '/'; a = PosixPath.dirname(a)) lineage.push(a)
+  lineage.reverse()
   for (const a of lineage) {
     const p = await machine.probe(a, { contentLimit: 0 })()
     if (E.isRight(p) && p.right._tag === 'Directory') continue
