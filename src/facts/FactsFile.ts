@@ -1,5 +1,6 @@
 // FactsFile: the text of a facts file (JSON or YAML) as a fact map, or positioned diagnostics.
 import * as E from 'fp-ts/lib/Either.js'
+import * as Depth from '../core/Depth.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Position from '../core/Position.js'
 import * as Hierarchy from '../manifest/Hierarchy.js'
@@ -148,6 +149,8 @@ export const parse = (file: string, raw: string, format: Format): E.Either<Reado
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return E.left([Diagnostic.make('Decode', `a facts file must hold a map (a JSON object), found ${describe(value)}`, { at: Position.make(file, 1, 1) })])
     }
+    // as deep as a YAML facts file may nest: the passes over facts (lookups, merging, printing) recurse
+    if (Depth.deeperThan(value, Depth.maxData)) return E.left([Diagnostic.make('Decode', `facts nest deeper than ${Depth.maxData} levels`, { at: Position.make(file, 1, 1) })])
     return E.right(value as Facts)
   }
   const node = Yaml.parse(file, text)

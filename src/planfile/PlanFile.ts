@@ -3,6 +3,7 @@ import * as Redact from './Redact.js'
 import * as Shape from './Shape.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
+import * as Depth from '../core/Depth.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Digest from '../core/Digest.js'
 import * as Plan from '../core/Plan.js'
@@ -91,6 +92,8 @@ export const parse = (file: string, text: string): E.Either<Diagnostic.Diagnosti
     return fail(`not a plan file: invalid JSON (${(e as Error).message})`)
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail('not a plan file: expected a JSON object')
+  // hashing and decoding recurse over the plan: one nested deeper than plait ever makes is refused first
+  if (Depth.deeperThan(raw, Depth.maxPlan)) return fail(`malformed plan: it nests deeper than ${Depth.maxPlan} levels`, 'make the plan again; plait never applies a damaged plan')
   const format = (raw as Record<string, unknown>)['format']
   if (format === 'plait.plan/1') {
     return fail(`made by an older plait: plan format "plait.plan/1", and this plait reads "${Plan.formatVersion}"`, 'plan again with this version of plait, and review the new plan')

@@ -87,6 +87,13 @@ describe('PlanFile', () => {
     expect(text.endsWith('\n')).toBe(true)
   })
 
+  it('refuses a plan nested deeper than plait makes one, as malformed, before hashing it (a stack overflow before)', () => {
+    const text = PlanFile.serialize(samplePlan())
+    const deep = `${text.slice(0, text.lastIndexOf('}'))},"zzz":${'['.repeat(6000)}${']'.repeat(6000)}}`
+    const r = PlanFile.parse('deep.json', deep)
+    expect(E.isLeft(r) && r.left.message).toBe('malformed plan: it nests deeper than 1000 levels')
+  })
+
   fcTest.prop([fc.string()])('any content round-trips and serializes deterministically', (content) => {
     const a = PlanFile.serialize(samplePlan(content))
     const b = PlanFile.serialize(samplePlan(content))

@@ -1,6 +1,7 @@
 // Json: `toJSON` and `fromJSON` as expr-lang has them, that is Go's encoding/json: sorted keys,
 // two-space indentation, HTML-safe escapes, and every decoded number a float.
 import * as E from 'fp-ts/lib/Either.js'
+import * as Depth from '../../core/Depth.js'
 import * as Value from './Value.js'
 
 // encoding
@@ -82,6 +83,8 @@ export const decode = (text: string): E.Either<string, Value.Value> => {
   } catch (e) {
     return E.left(e instanceof SyntaxError ? syntaxError(text) : e instanceof RangeError ? 'json: exceeded max depth' : 'invalid JSON')
   }
+  // Go's decoder stops at 10,000 levels; plait at the depth any data of a manifest may have, so that no later pass over the value recurses too deep
+  if (Depth.deeperThan(raw, Depth.maxData)) return E.left('json: exceeded max depth')
   let out: Value.Value | undefined
   try {
     out = toValue(raw)

@@ -4,6 +4,7 @@
 // `_error`'s msg is shown, as Bolt shows it; its kind and details (a Ruby task's backtrace) are not.
 // A hook whose value is used must give `value`. Anything else breaks the protocol.
 import * as E from 'fp-ts/lib/Either.js'
+import * as Depth from '../../../core/Depth.js'
 
 // model
 
@@ -42,6 +43,8 @@ export const read = (o: Origin, ended: Ended, needValue: boolean): E.Either<Prob
   const violation = (msg: string): E.Either<Problem, never> => E.left({ _tag: 'ProtocolViolation', message: executionError(o, msg) })
   const clip = (s: string): string => (o.secret === true ? '(not shown: the output of a secret plugin)' : clipped(s))
   const parsed = object(ended.stdout)
+  // what follows (quoting an _error, merging the value into data) recurses over the value
+  if (parsed !== undefined && Depth.deeperThan(parsed, Depth.maxData)) return violation(`its output nests deeper than ${Depth.maxData} levels`)
   const failed = ended.exitCode !== 0
   if (parsed !== undefined && '_error' in parsed) {
     const err = errorOf(parsed['_error'], clipped)
