@@ -7,6 +7,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Metadata from './Metadata.js'
 import * as Reply from './Reply.js'
 import * as Resource from './Resource.js'
+import { Notes } from './SimpleOutput.js'
 import * as Value from './Value.js'
 
 // model
@@ -52,7 +53,7 @@ const errorOf = <A>(o: Record<string, unknown>): E.Either<string, Reply.Reply<A>
   return E.right(Reply.error(message, kind))
 }
 
-const resourceOf = (meta: Metadata.Metadata, j: unknown, notes: string[]): E.Either<string, Resource.Resource> => {
+const resourceOf = (meta: Metadata.Metadata, j: unknown, notes: Notes): E.Either<string, Resource.Resource> => {
   if (j === null || typeof j !== 'object' || Array.isArray(j)) return E.left('a resource must be a JSON object')
   const o = j as Record<string, unknown>
   const name = o['name']
@@ -62,8 +63,7 @@ const resourceOf = (meta: Metadata.Metadata, j: unknown, notes: string[]): E.Eit
     if (k === 'name' || k === 'ral') continue
     const attr = Metadata.attribute(meta, k)
     if (attr === undefined) {
-      const note = `ignored attribute "${k}", which the metadata of ${meta.qname} does not describe`
-      if (!notes.includes(note)) notes.push(note)
+      notes.add(`ignored attribute "${k}", which the metadata of ${meta.qname} does not describe`)
       continue
     }
     const typed = Value.fromJson(attr.type, v)
@@ -81,15 +81,18 @@ export const parseGet = (meta: Metadata.Metadata, text: string): E.Either<string
   if (err !== undefined) return err
   const rs = o.right['resources']
   if (!Array.isArray(rs)) return E.left('output has no "resources" list')
-  const notes: string[] = []
+  const notes = new Notes()
   const out: Resource.Resource[] = []
+  // The names in `out`, so that a name reported twice is found without scanning the list.
+  const names = new Set<string>()
   for (const j of rs) {
     const r = resourceOf(meta, j, notes)
     if (E.isLeft(r)) return r
-    if (out.some((x) => x.name === r.right.name)) return E.left(`resource "${r.right.name}" is reported twice`)
+    if (names.has(r.right.name)) return E.left(`resource "${r.right.name}" is reported twice`)
     out.push(r.right)
+    names.add(r.right.name)
   }
-  return E.right(Reply.ok(out, notes))
+  return E.right(Reply.ok(out, notes.all))
 }
 
 /** Parses `get` output for one name: that resource, or absent (not reported, or an error of kind `unknown`). */
@@ -116,8 +119,9 @@ export const parseSet = (meta: Metadata.Metadata, name: string, text: string): E
   if (typeof derive !== 'boolean') return E.left('"derive" must be true or false')
   const cs = o.right['changes'] ?? []
   if (!Array.isArray(cs)) return E.left('"changes" must be a list')
-  const notes: string[] = []
+  const notes = new Notes()
   const changes: Resource.Change[] = []
+  const changed = new Set<string>()
   for (const c of cs) {
     if (c === null || typeof c !== 'object' || Array.isArray(c)) return E.left('a change entry must be an object')
     const entry = c as Record<string, unknown>
@@ -126,7 +130,7 @@ export const parseSet = (meta: Metadata.Metadata, name: string, text: string): E
       if (k === 'name') continue
       const attr = Metadata.attribute(meta, k)
       if (attr === undefined) {
-        notes.push(`ignored a change to "${k}", which the metadata of ${meta.qname} does not describe`)
+        notes.add(`ignored a change to "${k}", which the metadata of ${meta.qname} does not describe`)
         continue
       }
       if (v === null || typeof v !== 'object' || !('is' in v)) return E.left(`change of "${k}" has no "is"`)
@@ -139,9 +143,10 @@ export const parseSet = (meta: Metadata.Metadata, name: string, text: string): E
         if (E.isLeft(w)) return E.left(`change of "${k}": was: ${w.left}`)
         was = w.right
       }
-      if (changes.some((x) => x.attr === k)) return E.left(`a second change to "${k}"`)
+      if (changed.has(k)) return E.left(`a second change to "${k}"`)
       changes.push(Resource.change(k, was, isV.right))
+      changed.add(k)
     }
   }
-  return E.right(Reply.ok({ unknown: false, derive, changes }, notes))
+  return E.right(Reply.ok({ unknown: false, derive, changes }, notes.all))
 }

@@ -64,27 +64,48 @@ const valueOf = (l: string): string => {
   return colon < 0 ? '' : l.slice(colon + 1).replace(/^\s+/, '')
 }
 
-/** Collects notes, one per distinct message. */
-class Notes {
-  readonly all: string[] = []
+/**
+ * How many distinct notes one reply keeps. Each note becomes a warning line, and a broken provider
+ * can print millions of attributes nobody described: the first ones say what is wrong.
+ */
+export const maxNotes = 100
+
+/**
+ * Collects notes, one per distinct message in the order first seen, keeping the first `maxNotes`
+ * and counting the rest in one closing note. The set beside the list keeps `add` constant-time.
+ */
+export class Notes {
+  private readonly kept: string[] = []
+  private readonly seen = new Set<string>()
   add(message: string): void {
-    if (!this.all.includes(message)) this.all.push(message)
+    if (this.seen.has(message)) return
+    this.seen.add(message)
+    if (this.kept.length < maxNotes) this.kept.push(message)
+  }
+  /** The kept notes, then `... and N more notes` when some were not kept. */
+  get all(): ReadonlyArray<string> {
+    const more = this.seen.size - this.kept.length
+    return more === 0 ? this.kept : [...this.kept, `... and ${more} more notes (only the first ${maxNotes} are kept)`]
   }
 }
 
 /** Groups entries into resources (`name:` starts one), typing each attribute by the metadata. */
 const resources = (meta: Metadata.Metadata, es: ReadonlyArray<Entry>, notes: Notes, allowUnknown: boolean): E.Either<string, { readonly list: ReadonlyArray<Resource.Resource>; readonly unknown: boolean }> => {
   const list: Resource.Resource[] = []
+  // The names in `list`, so that a name reported twice is found without scanning the list.
+  const names = new Set<string>()
   let current: { name: string; attrs: Record<string, Value.Value> } | undefined
   let unknown = false
   const flush = (): void => {
-    if (current !== undefined) list.push(Resource.make(current.name, current.attrs))
+    if (current === undefined) return
+    list.push(Resource.make(current.name, current.attrs))
+    names.add(current.name)
   }
   for (const e of es) {
     if (e.key === 'name') {
       if (e.value === '') return E.left(`line ${e.line}: empty resource name`)
       flush()
-      if (list.some((r) => r.name === e.value)) return E.left(`line ${e.line}: resource "${e.value}" is reported twice`)
+      if (names.has(e.value)) return E.left(`line ${e.line}: resource "${e.value}" is reported twice`)
       current = { name: e.value, attrs: {} }
       continue
     }
@@ -150,6 +171,8 @@ export const parseUpdate = (meta: Metadata.Metadata, name: string, text: string)
   if (es.right._tag === 'Error') return E.right(es.right)
   const notes = new Notes()
   const changes: { attr: string; was?: Value.Value; is: Value.Value; hasWas: boolean }[] = []
+  // The described attributes already in `changes` (the slots of ignored lines are never described).
+  const changed = new Set<string>()
   let derive = false
   let unknown = false
   const flag = (e: Entry): E.Either<string, boolean> => {
@@ -193,10 +216,11 @@ export const parseUpdate = (meta: Metadata.Metadata, name: string, text: string)
       changes.push({ attr: e.key, is: '', hasWas: false })
       continue
     }
-    if (changes.some((c) => c.attr === e.key)) return E.left(`line ${e.line}: a second change to "${e.key}"`)
+    if (changed.has(e.key)) return E.left(`line ${e.line}: a second change to "${e.key}"`)
     const v = Value.readText(attr.type, e.value)
     if (E.isLeft(v)) return E.left(`line ${e.line}: attribute "${e.key}": ${v.left}`)
     changes.push({ attr: e.key, is: v.right, hasWas: false })
+    changed.add(e.key)
   }
   if (unknown) return E.right(Reply.ok({ unknown: true, derive: false, changes: [] }, notes.all))
   const known = changes.filter((c) => Metadata.attribute(meta, c.attr) !== undefined).map((c) => Resource.change(c.attr, c.was, c.is))
