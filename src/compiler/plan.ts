@@ -82,15 +82,47 @@ const manifestOf = (catalog: Catalog): Plan.Body['inputs']['manifest'] => ({
 export const planAll = (catalog: Catalog, obs: Observations, settings: Settings): { readonly body: Plan.Body; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } =>
   planning(catalog, obs, settings)
 
+/** The resources planned so far, and what planners ask of them, kept by index as the list grows (see PlanEnv). */
+export interface Earlier {
+  /** The list itself, in manifest order, which becomes the plan's (append only through `push`). */
+  readonly resources: Plan.ResourcePlan[]
+  /** Appends the next resource's plan. */
+  readonly push: (r: Plan.ResourcePlan) => void
+  readonly byId: (id: string) => Plan.ResourcePlan | undefined
+  readonly someMayChange: () => boolean
+}
+
+/**
+ * An empty list of planned resources with its index by id (the first with an id: ids are unique in
+ * a catalog) and a running `some(mayChange)`: planners look ids up instead of scanning the list,
+ * which made planning quadratic in the resources that subscribe or wait on deferred values.
+ */
+export const earlier = (mayChange: (r: Plan.ResourcePlan) => boolean): Earlier => {
+  const resources: Plan.ResourcePlan[] = []
+  const ids = new Map<string, Plan.ResourcePlan>()
+  let some = false
+  return {
+    resources,
+    push: (r) => {
+      resources.push(r)
+      if (!ids.has(r.id)) ids.set(r.id, r)
+      if (!some) some = mayChange(r)
+    },
+    byId: (id) => ids.get(id),
+    someMayChange: () => some,
+  }
+}
+
 const planning = (catalog: Catalog, obs: Observations, settings: Settings): { readonly body: Plan.Body; readonly problems: ReadonlyArray<Diagnostic.Diagnostic> } => {
   const problems = new Set<Diagnostic.Diagnostic>()
-  const resources: Plan.ResourcePlan[] = []
   const planners = new Map<string, ReturnType<ReturnType<typeof Registry.ofKind>['planner']>>()
   const specs: Spec[] = []
   // A failed earlier resource may yet change nothing or something: what waits on it waits (and is skipped at apply).
   const mayChange = (r: Plan.ResourcePlan): boolean => Plan.isFailed(r) || Registry.mayChange(r)
+  const planned = earlier(mayChange)
+  const resources = planned.resources
   // One env for every resource that subscribes to nothing (most): `earlier` is the growing list itself.
-  const plainEnv: PlanEnv = { earlier: resources, subscribe: [], mayChange, accounts: obs.accounts }
+  const plainEnv: PlanEnv = { earlier: resources, byId: planned.byId, someMayChange: planned.someMayChange, subscribe: [], mayChange, accounts: obs.accounts }
   // the planner of the kind planned last: resources of a kind come in runs
   let lastKind: string | undefined
   let planner: ReturnType<ReturnType<typeof Registry.ofKind>['planner']> | undefined
@@ -101,7 +133,7 @@ const planning = (catalog: Catalog, obs: Observations, settings: Settings): { re
   for (const spec of catalog.resources) {
     const links = linked ? catalog.links.get(spec.id) : undefined
     if (CatalogM.isSkipped(spec)) {
-      resources.push(withLinks({ kind: spec.kind, id: spec.id, type: spec.type, name: spec.name, at: Position.render(spec.at), action: 'none', skipped: spec.reason, steps: [] }, links))
+      planned.push(withLinks({ kind: spec.kind, id: spec.id, type: spec.type, name: spec.name, at: Position.render(spec.at), action: 'none', skipped: spec.reason, steps: [] }, links))
       continue
     }
     specs.push(spec)
@@ -127,17 +159,22 @@ const planning = (catalog: Catalog, obs: Observations, settings: Settings): { re
     const env: PlanEnv = links === undefined || links.subscribe.length === 0 ? plainEnv : { ...plainEnv, subscribe: links.subscribe }
     const r: E.Either<Diagnostic.Diagnostic, Plan.ResourcePlan> = unobserved !== undefined ? E.left(unobserved) : planner(spec, observed, env)
     if (E.isRight(r)) {
-      resources.push(withLinks(r.right, links))
+      planned.push(withLinks(r.right, links))
       continue
     }
     problems.add(r.left)
     const { id, type: typeName, name } = CatalogM.identity(spec)
-    resources.push(withLinks({ kind: spec._tag, id, type: typeName, name, at: Position.render(spec.at), action: 'none', failed: reasonOf(r.left), steps: [] }, links))
+    planned.push(withLinks({ kind: spec._tag, id, type: typeName, name, at: Position.render(spec.at), action: 'none', failed: reasonOf(r.left), steps: [] }, links))
   }
   // Sources are recorded as the manifest spells them, so plans do not depend on where a checkout lives.
   const providers = providersOf(specs)
   const sourceInputs = sourcesOf(specs).map((s) => ({ path: s.written, sha256: obs.hosts.get(s.path) ?? '' }))
-  for (const f of catalog.files) if (!sourceInputs.some((s) => s.path === f.path)) sourceInputs.push(f)
+  const recorded = new Set(sourceInputs.map((s) => s.path))
+  for (const f of catalog.files) {
+    if (recorded.has(f.path)) continue
+    recorded.add(f.path)
+    sourceInputs.push(f)
+  }
   const body: Plan.Body = {
     format: Plan.formatVersion,
     plait: settings.version,

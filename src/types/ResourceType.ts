@@ -38,8 +38,16 @@ export interface DecodeEnv {
 
 /** What planning a resource may use besides its observation. */
 export interface PlanEnv {
-  /** The resources planned so far, in manifest order. */
+  /** The resources planned so far, in manifest order (within a run the same list, which only grows). */
   readonly earlier: ReadonlyArray<Plan.ResourcePlan>
+  /**
+   * The resource of `earlier` with an id (ids are unique in a catalog), from an index the planning
+   * loop keeps as `earlier` grows: a scan per resource would make planning quadratic. Absent in a
+   * one-off env (`plait ensure` plans one resource): `earlier` is scanned. Read it through `earlierWithId`.
+   */
+  readonly byId?: (id: string) => Plan.ResourcePlan | undefined
+  /** `earlier.some(mayChange)`, kept as `earlier` grows; absent, it is scanned. Read it through `earlierMayChange`. */
+  readonly someMayChange?: () => boolean
   /** The ids it subscribes to. */
   readonly subscribe: ReadonlyArray<string>
   /** True when a planned resource may change something in this run (so it can trigger a subscriber). */
@@ -133,3 +141,26 @@ export interface ResourceType<S extends Spec = Spec, O = unknown, P extends Plan
 /** Any resource type (the registry's view: specs, observations and plans of every kind). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyType = ResourceType<any, any, any>
+
+// combinators
+
+/** The earlier resource with an id: by the env's index, or by a scan of a one-off env's list. */
+export const earlierWithId = (env: Pick<PlanEnv, 'earlier' | 'byId'>, id: string): Plan.ResourcePlan | undefined =>
+  env.byId !== undefined ? env.byId(id) : env.earlier.find((r) => r.id === id)
+
+/** True when an earlier resource of the run may change something (and so install, or trigger, what comes later). */
+export const earlierMayChange = (env: PlanEnv): boolean => (env.someMayChange !== undefined ? env.someMayChange() : env.earlier.some((r) => env.mayChange(r)))
+
+/** The subscribed ids whose resource may change in this run (those that may trigger a refresh), in `subscribe`'s order. */
+export const changingSubscriptions = (env: PlanEnv): ReadonlyArray<string> =>
+  env.subscribe.filter((id) => {
+    const r = earlierWithId(env, id)
+    return r !== undefined && env.mayChange(r)
+  })
+
+/** True when every id names an earlier resource that changes nothing in this run (what a deferred value reads is settled). */
+export const allSettled = (env: Pick<PlanEnv, 'earlier' | 'byId' | 'mayChange'>, ids: ReadonlyArray<string>): boolean =>
+  ids.every((id) => {
+    const r = earlierWithId(env, id)
+    return r !== undefined && !env.mayChange(r)
+  })

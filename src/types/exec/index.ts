@@ -12,7 +12,7 @@ import { field as f } from '../../core/Terminal.js'
 import * as DeferredContent from '../file/DeferredContent.js'
 import * as Managed from '../Managed.js'
 import * as Render from '../Render.js'
-import type { ResourceType, Turn } from '../ResourceType.js'
+import { allSettled, changingSubscriptions, type ResourceType, type Turn } from '../ResourceType.js'
 import * as ExecDeferred from './DeferredCommand.js'
 import * as Guards from './guards.js'
 import * as ExecPlan from './plan.js'
@@ -109,10 +109,10 @@ export const exec: ResourceType<Spec.ExecSpec, Observed, ExecResourcePlan> = {
   decode: (raw, env) => Spec.decode(raw, env.scope, env.baseDir, env.deferral),
   observe,
   planner: () => (spec, o, env) => {
-    const subscription = { ids: env.subscribe, changing: env.subscribe.filter((id) => env.earlier.some((r) => r.id === id && env.mayChange(r))) }
+    const subscription = { ids: env.subscribe, changing: changingSubscriptions(env) }
     // A deferred exec is known now when the resources managing the files it reads change nothing.
     const now = o.now
-    const settled = spec.deferred !== undefined && now !== undefined && spec.deferred.after.every((id) => env.earlier.some((r) => r.id === id && !env.mayChange(r)))
+    const settled = spec.deferred !== undefined && now !== undefined && allSettled(env, spec.deferred.after)
     const head = ExecPlan.headOf(spec)
     return E.right(
       settled && now !== undefined

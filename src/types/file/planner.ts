@@ -5,14 +5,13 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as DeferredM from '../../core/Deferred.js'
 import type * as Deferred from '../../core/Deferred.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
-import type * as Plan from '../../core/Plan.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import type { Accounts } from '../../core/Probe.js'
 import * as DeferredContent from './DeferredContent.js'
 import * as FilePlan from './plan.js'
 import type { FileResourcePlan } from './ResourcePlan.js'
 import type { FileStep } from './Step.js'
-import type { PlanEnv } from '../ResourceType.js'
+import { allSettled, type PlanEnv } from '../ResourceType.js'
 import type { FileSpec } from './Spec.js'
 import * as Status from './Status.js'
 import * as Position from '../../core/Position.js'
@@ -123,10 +122,6 @@ export const planDeferred = (
     planResource({ ...spec, content: { _tag: 'Unmanaged' } }, undefined, status, accounts, principal),
   )
 
-/** True when every resource a deferred value reads from is planned and changes nothing: the machine already holds what they leave. */
-export const settles = (after: ReadonlyArray<string>, earlier: ReadonlyArray<Plan.ResourcePlan>, mayChange: (r: Plan.ResourcePlan) => boolean): boolean =>
-  after.every((id) => earlier.some((r) => r.id === id && !mayChange(r)))
-
 /**
  * A deferred value is known now when every resource whose file it reads changes nothing: the
  * machine already holds what they would leave. Then it is worked out from the observed bytes and
@@ -148,7 +143,7 @@ export const planDeferredOrNow = (
 }
 
 /** What a run's file planner reads of the run: the accounts, and the resources planned so far (for a deferred content). */
-export type Env = Pick<PlanEnv, 'accounts' | 'earlier' | 'mayChange'>
+export type Env = Pick<PlanEnv, 'accounts' | 'earlier' | 'byId' | 'mayChange'>
 
 /**
  * Makes one run's file planner: it remembers what earlier file resources leave at their paths, and
@@ -167,7 +162,7 @@ export const planner = () => {
     }
     if (E.isLeft(parent)) return parent
     return spec.content._tag === 'Deferred'
-      ? planDeferredOrNow(spec, spec.content.deferred, o, env.accounts, settles(spec.content.deferred.after, env.earlier, env.mayChange), principal)
+      ? planDeferredOrNow(spec, spec.content.deferred, o, env.accounts, allSettled(env, spec.content.deferred.after), principal)
       : planResource(spec, o.bytes, o.status, env.accounts, principal)
   }
 }

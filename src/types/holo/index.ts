@@ -10,7 +10,7 @@ import * as Obs from '../../core/Observation.js'
 import type * as Plan from '../../core/Plan.js'
 import { field as f } from '../../core/Terminal.js'
 import * as Render from '../Render.js'
-import type { ResourceType, Turn } from '../ResourceType.js'
+import type { PlanEnv, ResourceType, Turn } from '../ResourceType.js'
 import * as Observe from './observe.js'
 import * as Observed from './Observed.js'
 import * as HoloPlan from './plan.js'
@@ -70,15 +70,41 @@ const turn = (r: HoloResourcePlan, changed: (id: string) => boolean): Obs.Observ
   })(Observe.entities(r.desired.selector, selector.right))
 }
 
+/**
+ * The ids of the earlier resources that feed the plugins and may change, in manifest order, for one
+ * run's planner: `earlier` only grows within a run, so each call reads only what was added since
+ * the last one (scanning it all for each holo resource would be quadratic). A different list, or
+ * `mayChange`, starts over.
+ */
+const feedingSoFar = (): ((env: PlanEnv) => ReadonlyArray<string>) => {
+  let list: ReadonlyArray<Plan.ResourcePlan> | undefined
+  let mayChange: PlanEnv['mayChange'] | undefined
+  let read = 0
+  let ids: string[] = []
+  return (env) => {
+    if (env.earlier !== list || env.mayChange !== mayChange || env.earlier.length < read) {
+      list = env.earlier
+      mayChange = env.mayChange
+      read = 0
+      ids = []
+    }
+    for (; read < env.earlier.length; read++) {
+      const r = env.earlier[read]!
+      if (HoloPlan.feedsHolo(r.name) && env.mayChange(r)) ids.push(r.id)
+    }
+    return [...ids]
+  }
+}
+
 export const holo: ResourceType<Spec.HoloSpec, Observed.Observed, HoloResourcePlan> = {
   kind: 'holo',
   codec: HoloResourcePlan,
   keys: Spec.keys,
   decode: (raw) => Spec.decode(raw),
   observe: (spec) => Obs.map(E.mapLeft((fault: Fault.Fault) => problemOf(spec, fault)))(Observe.entities(spec.name, spec.selector)),
-  planner: () => (spec, o, env) => {
-    const rescan = env.earlier.filter((r) => HoloPlan.feedsHolo(r.name) && env.mayChange(r)).map((r) => r.id)
-    return E.mapLeft((message: string) => Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id }))(HoloPlan.plan(spec, o, rescan))
+  planner: () => {
+    const feeding = feedingSoFar()
+    return (spec, o, env) => E.mapLeft((message: string) => Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id }))(HoloPlan.plan(spec, o, feeding(env)))
   },
   pending: rescanNote,
   mayChange: (r) => r.steps.length > 0 || r.rescan !== undefined,

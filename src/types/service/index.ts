@@ -9,7 +9,7 @@ import * as Obs from '../../core/Observation.js'
 import type * as Plan from '../../core/Plan.js'
 import { field as f } from '../../core/Terminal.js'
 import * as Render from '../Render.js'
-import type { ResourceType } from '../ResourceType.js'
+import { changingSubscriptions, earlierMayChange, type ResourceType } from '../ResourceType.js'
 import * as Observe from './observe.js'
 import * as ServicePlan from './plan.js'
 import { ServiceResourcePlan } from './ResourcePlan.js'
@@ -43,8 +43,8 @@ export const service: ResourceType<Spec.ServiceSpec, Status.Status, ServiceResou
   decode: (raw, env) => Spec.decode(raw, env.scope),
   observe: (spec) => Obs.map(E.mapLeft((p: Observe.Problem) => problemOf(spec, p)))(Observe.status(spec.name)),
   planner: () => (spec, s, env) => {
-    const changing = env.subscribe.filter((id) => env.earlier.some((r) => r.id === id && env.mayChange(r)))
-    return E.mapLeft((message: string) => Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id }))(ServicePlan.plan(spec, s, { ids: env.subscribe, changing }, env.earlier.some((r) => env.mayChange(r))))
+    const changing = changingSubscriptions(env)
+    return E.mapLeft((message: string) => Diagnostic.make('Observe', message, { at: spec.at, resource: spec.id }))(ServicePlan.plan(spec, s, { ids: env.subscribe, changing }, earlierMayChange(env)))
   },
   pending: () => undefined,
   mayChange: (r) => r.steps.length > 0,
