@@ -8,6 +8,11 @@
 // - `plait validate` of a manifest whose `data` map has 20,000 keys and an anchor (so the yaml
 //   library reads it, not plait's block reader). The library's own check that keys are unique
 //   compares each key with every earlier one; plait checks them in one pass (src/manifest/YamlKeys.ts).
+// - `plait compile` of a data hierarchy of 10,000 `merge: deep` sections over 10,000 keys, each
+//   section setting one key. The merge rebuilt the whole data map for each section; it now merges
+//   every section into one tree (src/manifest/Hierarchy.ts, deepAll).
+// - `plait plan` of 10,000 commands and one more that subscribes to all of them. Planners scanned
+//   the earlier resources for each id; they look ids up now (src/compiler/plan.ts, earlier).
 //
 // Prints the median of each.
 //
@@ -22,6 +27,26 @@ import { account } from './workload.mjs'
 
 const LINES = 9000
 const KEYS = 20000
+const SECTIONS = 10000
+const EXECS = 10000
+
+/** A data hierarchy of `n` deep-merge sections over `n` keys, each section setting one key. */
+const hierarchy = (n) => {
+  const out = ['hierarchy:', '  merge: deep', '  order:', ...Array.from({ length: n }, (_, i) => `    - s${i}`), 'data:']
+  for (let i = 0; i < n; i++) out.push(`  k${i}: ${i}`)
+  out.push('overrides:')
+  for (let i = 0; i < n; i++) out.push(`  s${i}:`, `    k${i}: x${i}`)
+  out.push('ccm:', '  resources:', '    - exec:', '        - x:', `            command: "/bin/echo {{ lookup('data.k${n - 1}') }}"`)
+  return out.join('\n') + '\n'
+}
+
+/** `n` commands, then one that subscribes to every one of them. */
+const subscriber = (n) => {
+  const out = ['ccm:', '  resources:', '    - exec:']
+  for (let i = 0; i < n; i++) out.push(`        - c${i}:`, '            command: /bin/true')
+  out.push('        - last:', '            command: /bin/true', '            subscribe:', ...Array.from({ length: n }, (_, i) => `              - exec#c${i}`))
+  return out.join('\n') + '\n'
+}
 
 /** 9,000 lines of about 28 bytes (some 250 KiB); line i is `tag`'s own when `changed(i)`, else shared. */
 const text = (tag, changed) => Array.from({ length: LINES }, (_, i) => (changed(i) ? `${tag} setting ${i} = ${(i * 7919) % 100003}\n` : `shared setting ${i} = on\n`)).join('')
@@ -61,10 +86,19 @@ export async function benchBounded(plait, work, { runs = 3 } = {}) {
     const manifest = join(dir, 'data.yaml')
     writeFileSync(manifest, `data:\n  first: &first 1\n${Array.from({ length: KEYS }, (_, i) => `  key${i}: ${i}\n`).join('')}ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n`)
     const ms = await medianOf(plait, ['validate', manifest], runs, `validate of a data map of ${KEYS} keys`, (r) => r.code === 0 && r.stdout.includes('valid'))
+    const hiera = join(dir, 'hierarchy.yaml')
+    writeFileSync(hiera, hierarchy(SECTIONS))
+    const merged = await medianOf(plait, ['compile', hiera], runs, `compile of ${SECTIONS} deep-merge sections`, (r) => r.code === 0 && r.stdout.includes(`x${SECTIONS - 1}`))
+    const subscribing = join(dir, 'subscribe.yaml')
+    writeFileSync(subscribing, subscriber(EXECS))
+    mkdirSync(join(dir, 'root'))
+    const planned = await medianOf(plait, ['plan', subscribing, '--root', join(dir, 'root')], runs, `plan of a command subscribing to ${EXECS}`, (r) => r.code === 0 && r.stdout.includes('exec#last'))
     return [
       `plan of one rewritten file of ${LINES.toLocaleString('en-US')} lines (about 250 KiB, its diff shown), CLI:`,
       ...lines,
       `validate of a manifest whose data map has ${KEYS.toLocaleString('en-US')} keys, read by the yaml library, CLI: median ${ms.toFixed(0)} ms`,
+      `compile of a data hierarchy of ${SECTIONS.toLocaleString('en-US')} deep-merge sections over as many keys, CLI: median ${merged.toFixed(0)} ms`,
+      `plan of ${EXECS.toLocaleString('en-US')} commands and one subscribing to them all, CLI: median ${planned.toFixed(0)} ms`,
     ]
   } finally {
     rmSync(dir, { recursive: true, force: true })
