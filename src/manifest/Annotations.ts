@@ -13,6 +13,7 @@ import * as Position from '../core/Position.js'
 import type * as Node from './Node.js'
 import * as ValidatorExpr from './ValidatorExpr.js'
 import * as Validators from './Validators.js'
+import * as YamlKeys from './YamlKeys.js'
 
 // model
 
@@ -76,7 +77,10 @@ const keyText = (k: Y.Scalar): string => (typeof k.value === 'string' ? k.value 
 export const extract = (file: string, text: string, section = 'data'): E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Extracted> => {
   const lines = new Y.LineCounter()
   const tokens = [...new Y.Parser(lines.addNewLine).parse(text)]
-  const docs = [...new Y.Composer({ keepSourceTokens: true, prettyErrors: false }).compose(tokens, true, text.length)]
+  // keys checked unique by YamlKeys, in linear time: the library's own check is quadratic (5 s for
+  // a data map of 20,000 keys)
+  const composer = new Y.Composer({ keepSourceTokens: true, prettyErrors: false, uniqueKeys: false })
+  const docs = [...composer.compose(tokens, true, text.length)].map((d) => YamlKeys.checkUnique(d))
   const at = (offset: number): Position.Position => {
     const p = lines.linePos(offset)
     return Position.make(file, p.line, p.col)
@@ -108,23 +112,39 @@ export const extract = (file: string, text: string, section = 'data'): E.Either<
     }
   }
   walk(dataMap, [])
+  // the keys of each line in order: the first of a line may have comments above it, and a key's
+  // trailing comment is its own when no other key comes between. Found once for all keys (a flow
+  // map of many keys on one line made a scan per key quadratic).
   const keysOnLine = new Map<number, number[]>()
-  for (const k of keys) keysOnLine.set(k.line, [...(keysOnLine.get(k.line) ?? []), k.offset])
+  for (const k of keys) {
+    const offsets = keysOnLine.get(k.line)
+    if (offsets === undefined) keysOnLine.set(k.line, [k.offset])
+    else offsets.push(k.offset)
+  }
+  const firstOnLine = new Set<number>()
+  const nextOnLine = new Map<number, number>()
+  for (const offsets of keysOnLine.values()) {
+    offsets.sort((a, b) => a - b)
+    firstOnLine.add(offsets[0]!)
+    for (let i = 0; i + 1 < offsets.length; i++) nextOnLine.set(offsets[i]!, offsets[i + 1]!)
+  }
 
   const rules: Rule[] = []
   const warnings: Diagnostic.Diagnostic[] = []
   for (const k of keys) {
     const mine: Comment[] = []
-    const firstOnLine = Math.min(...(keysOnLine.get(k.line) ?? [k.offset])) === k.offset
-    for (let l = k.line - 1; firstOnLine; l--) {
+    // collected upwards, then put in the text's order
+    for (let l = k.line - 1; firstOnLine.has(k.offset); l--) {
       const c = byLine.get(l)
       if (c === undefined || !c.standalone) break
-      mine.unshift(c)
+      mine.push(c)
     }
+    mine.reverse()
     const trailing = byLine.get(k.line)
     if (trailing !== undefined && !trailing.standalone && trailing.offset > k.offset) {
-      const later = (keysOnLine.get(k.line) ?? []).some((o) => o > k.offset && o < trailing.offset)
-      if (!later) mine.push(trailing)
+      // another key between this one and the comment takes it (the next key is the nearest)
+      const next = nextOnLine.get(k.offset)
+      if (next === undefined || next >= trailing.offset) mine.push(trailing)
     }
     let required = false
     let validate: Rule['validate']
@@ -174,13 +194,28 @@ export const extract = (file: string, text: string, section = 'data'): E.Either<
 
 // combinators
 
-const lookup = (data: Node.Node, path: ReadonlyArray<string>): Node.Node | undefined => {
-  let cur: Node.Node | undefined = data
-  for (const k of path) {
-    if (cur === undefined || cur._tag !== 'Map') return undefined
-    cur = cur.entries.find((e) => e.key === k)?.value
+/**
+ * Looks paths up in `data`, each map's entries indexed by key on its first visit (the first entry
+ * of a key, as a scan finds it): a scan per rule took rules × keys.
+ */
+export const lookup = (data: Node.Node): ((path: ReadonlyArray<string>) => Node.Node | undefined) => {
+  const indexes = new Map<Node.Node, ReadonlyMap<string, Node.Node>>()
+  const indexOf = (m: Node.MapNode): ReadonlyMap<string, Node.Node> => {
+    const known = indexes.get(m)
+    if (known !== undefined) return known
+    const index = new Map<string, Node.Node>()
+    for (const e of m.entries) if (!index.has(e.key)) index.set(e.key, e.value)
+    indexes.set(m, index)
+    return index
   }
-  return cur
+  return (path) => {
+    let cur: Node.Node | undefined = data
+    for (const k of path) {
+      if (cur === undefined || cur._tag !== 'Map') return undefined
+      cur = indexOf(cur).get(k)
+    }
+    return cur
+  }
 }
 
 /**
@@ -191,9 +226,10 @@ const lookup = (data: Node.Node, path: ReadonlyArray<string>): Node.Node | undef
  */
 export const check = (data: Node.Node, rules: ReadonlyArray<Rule>, evaluate: Evaluate = ValidatorExpr.evaluate): ReadonlyArray<Diagnostic.Diagnostic> => {
   const out: Diagnostic.Diagnostic[] = []
+  const at = lookup(data)
   for (const rule of rules) {
     const name = rule.path.join('.')
-    const node = lookup(data, rule.path)
+    const node = at(rule.path)
     const isNil = node === undefined || (node._tag === 'Scalar' && node.value === null)
     if (rule.required && (isNil || (node._tag === 'Scalar' && node.value === ''))) {
       out.push(

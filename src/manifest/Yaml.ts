@@ -59,6 +59,8 @@ export const library = (file: string, text: string): E.Either<ReadonlyArray<Diag
   const problems: Diagnostic.Diagnostic[] = []
   let expansions = 0
   let nodes = 0
+  // found at the first alias: most documents have none
+  let targets: ReadonlyMap<Y.Alias, AliasTarget> | undefined
   const convert = (n: unknown, depth: number): Node => {
     if (++nodes > maxNodes) {
       if (nodes === maxNodes + 1) problems.push(Diagnostic.make('Syntax', `document has more than ${maxNodes} nodes once its aliases are expanded`, { at: at(rangeOf(n)) }))
@@ -76,7 +78,8 @@ export const library = (file: string, text: string): E.Either<ReadonlyArray<Diag
         )
         return nullAt(at(rangeOf(n)))
       }
-      const target = n.resolve(doc)
+      targets ??= aliasTargets(doc)
+      const target = targets.get(n)
       if (target === undefined) {
         problems.push(Diagnostic.make('Syntax', `unresolved alias *${n.source}`, { at: at(rangeOf(n)) }))
         return nullAt(at(rangeOf(n)))
@@ -122,6 +125,30 @@ export const library = (file: string, text: string): E.Either<ReadonlyArray<Diag
   }
   const root = doc.contents === null ? nullAt(Position.make(file, 1, 1)) : convert(doc.contents, 0)
   return problems.length > 0 ? E.left(problems) : E.right(root)
+}
+
+/** What an alias refers to: an anchored scalar, map or list, or nothing. */
+export type AliasTarget = ReturnType<Y.Alias['resolve']>
+
+/**
+ * The node each alias of a document refers to: the last node before it in document order with its
+ * anchor, as YAML has it and the library's `Alias.resolve` finds it, or undefined (an alias before
+ * its anchor). One walk for all the aliases: `resolve` without a context walks the whole document
+ * for each one, so N aliases took N walks (4,000 took 29 s). The walk is the library's `visit`
+ * order (a node before its items, a key before its value), with a stack: no recursion to overflow.
+ */
+export const aliasTargets = (doc: Y.Document.Parsed): ReadonlyMap<Y.Alias, AliasTarget> => {
+  const targets = new Map<Y.Alias, AliasTarget>()
+  const anchors = new Map<string, NonNullable<AliasTarget>>()
+  const stack: unknown[] = [doc.contents]
+  while (stack.length > 0) {
+    const n = stack.pop()
+    if (Y.isAlias(n)) targets.set(n, anchors.get(n.source))
+    else if ((Y.isScalar(n) || Y.isCollection(n)) && n.anchor) anchors.set(n.anchor, n)
+    if (Y.isCollection(n)) for (let i = n.items.length - 1; i >= 0; i--) stack.push(n.items[i])
+    else if (Y.isPair(n)) stack.push(n.value, n.key)
+  }
+  return targets
 }
 
 const nullAt = (at: Position.Position): Node => ({ _tag: 'Scalar', value: null, text: '', quoted: false, at })

@@ -86,3 +86,21 @@ describe('TemplateSyntax.parse', () => {
     expect(E.isRight(t) ? t.right.parts[0] : undefined).toStrictEqual({ _tag: 'Text', text: 'a$', offset: 0 })
   })
 })
+
+describe('TemplateSyntax.opener', () => {
+  /** The next `{{` or `${` at or after i, both searched afresh. */
+  const searched = (src: string, i: number): number => {
+    const a = src.indexOf('{{', i)
+    const b = src.indexOf('${', i)
+    return a < 0 ? b : b < 0 ? a : Math.min(a, b)
+  }
+
+  fcTest.prop([template, fc.array(fc.nat(6), { maxLength: 30 })], { numRuns: 3000 })(
+    'finds, for offsets that never decrease, what searching afresh for both openers finds',
+    (src, steps) => {
+      const next = TemplateSyntax.opener(src)
+      const offsets = steps.reduce<number[]>((acc, d) => [...acc, (acc[acc.length - 1] ?? 0) + d], [])
+      for (const i of offsets) expect(next(i)).toBe(searched(src, i))
+    },
+  )
+})
