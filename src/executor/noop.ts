@@ -29,10 +29,12 @@ export const noopRun = async (machine: Machine, plan: Plan.Plan, options: Option
   // As CCM's noop: health checks run (a check that is not OK fails the resource), and what requires a failed resource is skipped.
   const resources: ResourceReport[] = []
   const unmet = new Set<string>()
+  // the ids reported failed so far: looked up, not searched for in `resources` (a chain of N requirements cost N²)
+  const failed = new Set<string>()
   let abort: string | undefined
   for (const r of plan.resources) {
     const needs = [...(r.require ?? []), ...(Plan.isSkipped(r) || Plan.isFailed(r) ? [] : Registry.ofKind(r.kind).needs(r))]
-    const unmetBy = needs.find((id) => unmet.has(id) || resources.find((o) => o.id === id)?.outcome === 'failed')
+    const unmetBy = needs.find((id) => unmet.has(id) || failed.has(id))
     if (abort !== undefined) resources.push({ id: r.id, outcome: 'skipped', messages: [abort] })
     else if (unmetBy !== undefined) {
       unmet.add(r.id)
@@ -46,6 +48,7 @@ export const noopRun = async (machine: Machine, plan: Plan.Plan, options: Option
       const bad = await checkHealth(r, machine, options, health)
       resources.push(bad !== undefined ? { id: r.id, outcome: 'failed', messages: [bad, ...messages, ...health] } : { id: r.id, outcome: messages.length > 0 ? 'changed' : 'stable', messages: [...messages, ...health] })
     }
+    if (resources.at(-1)?.outcome === 'failed') failed.add(r.id)
     if (abort === undefined && plan.failOnError && resources.at(-1)?.outcome === 'failed') abort = `not run: ${r.id} failed and fail_on_error is set`
   }
   const recovered = unfinished === undefined ? [] : [`an unfinished run of pid ${unfinished.pid} would be rolled back first (${unfinished.steps.length} steps)`]

@@ -121,6 +121,21 @@ describe('apply in process', () => {
     expect(again.recovered).toEqual(['an unfinished run of pid 77 would be rolled back first (1 steps)'])
   })
 
+  it('a noop run skips what requires a failed resource, and what requires that, down a chain', async () => {
+    const m = machine()
+    const chain = ['/etc/a', '/etc/b', '/etc/c', '/etc/d'].map((p, i, all) => file(p, p, i === 0 ? '' : `            require:\n              - file#${all[i - 1]!}\n`)).join('')
+    const planned = await planOf(m, `ccm:\n  resources:\n    - file:\n${chain}`)
+    // /etc/b failed at plan time: what follows it is skipped, each for the one before
+    const plan = { ...planned, resources: planned.resources.map((r) => (r.id === 'file#/etc/b' ? { ...r, action: 'none' as const, steps: [], failed: 'cannot observe it' } : r)) }
+    const r = await report(m, plan, { noop: true })
+    expect(outcomes(r)).toEqual([
+      ['file#/etc/a', 'changed', 'Would have created the file'],
+      ['file#/etc/b', 'failed', 'cannot observe it'],
+      ['file#/etc/c', 'skipped', 'unmet requirement: file#/etc/b failed'],
+      ['file#/etc/d', 'skipped', 'unmet requirement: file#/etc/c was skipped for an unmet requirement'],
+    ])
+  })
+
   it('runs a command, lists it as irreversible, and skips what requires a failed resource', async () => {
     const m = machine()
     const manifest = `ccm:\n  resources:\n    - exec:\n        - ok:\n            command: /bin/true\n            logoutput: true\n        - broken:\n            command: /bin/false\n    - file:\n${file('/etc/a', 'a', '            require:\n              - exec#broken\n')}${file('/etc/b', 'b', '            require:\n              - file#/etc/a\n')}`
