@@ -28,6 +28,8 @@ export interface Context {
   readonly services: () => ServiceManager
   /** The host's proc filesystem (processes and ports are the host's, whatever the root). */
   readonly proc: string
+  /** The machine's users and groups, read once for a try of a check (run.ts); absent, each rule reads them. */
+  readonly accounts?: () => Promise<E.Either<string, Passwd.Accounts>>
 }
 
 /** The most bytes of a file's content a `contents` check reads. */
@@ -63,24 +65,27 @@ const file = async (rule: Rule, c: Context): Promise<Observed> => {
   })
 }
 
-const accounts = async (c: Context): Promise<E.Either<string, { users: ReadonlyArray<Passwd.User>; groups: ReadonlyArray<Passwd.Group> }>> => {
-  const [u, g] = await Promise.all([c.machine.readFile('/etc/passwd')(), c.machine.readFile('/etc/group')()])
+/** The users and groups of a machine's /etc/passwd and /etc/group, indexed. */
+export const readAccounts = async (machine: Machine): Promise<E.Either<string, Passwd.Accounts>> => {
+  const [u, g] = await Promise.all([machine.readFile('/etc/passwd')(), machine.readFile('/etc/group')()])
   if (E.isLeft(u)) return E.left(Fault.render(u.left))
   if (E.isLeft(g)) return E.left(Fault.render(g.left))
-  return E.right({ users: Passwd.users(Buffer.from(u.right).toString('utf8')), groups: Passwd.groups(Buffer.from(g.right).toString('utf8')) })
+  return E.right(Passwd.index(Passwd.users(Buffer.from(u.right).toString('utf8')), Passwd.groups(Buffer.from(g.right).toString('utf8'))))
 }
+
+const accounts = (c: Context): Promise<E.Either<string, Passwd.Accounts>> => (c.accounts !== undefined ? c.accounts() : readAccounts(c.machine))
 
 const user = async (rule: Rule, c: Context): Promise<Observed> => {
   const a = await accounts(c)
   if (E.isLeft(a)) return failed(a.left)
-  const u = a.right.users.find((x) => x.name === rule.name)
-  return u === undefined ? observed({ exists: false }) : observed({ exists: true, uid: u.uid, gid: u.gid, home: u.home, shell: u.shell, groups: Passwd.groupsOf(u, a.right.groups) })
+  const u = a.right.user(rule.name)
+  return u === undefined ? observed({ exists: false }) : observed({ exists: true, uid: u.uid, gid: u.gid, home: u.home, shell: u.shell, groups: a.right.groupsOf(u) })
 }
 
 const group = async (rule: Rule, c: Context): Promise<Observed> => {
   const a = await accounts(c)
   if (E.isLeft(a)) return failed(a.left)
-  const g = a.right.groups.find((x) => x.name === rule.name)
+  const g = a.right.group(rule.name)
   return g === undefined ? observed({ exists: false }) : observed({ exists: true, gid: g.gid })
 }
 

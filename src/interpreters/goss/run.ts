@@ -13,7 +13,10 @@ export const check = async (goss: unknown, c: Probes.Context): Promise<{ readonl
   const decoded = Rules.decodeJson(goss)
   if (decoded.problems.length > 0) return { status: 'UNKNOWN', message: `goss rules do not decode: ${decoded.problems.map((d) => d.message).join('; ')}` }
   const observed: Outcome.Observed[] = []
-  for (const r of decoded.rules) observed.push(await Probes.probe(r, c))
+  // users and groups read once for this try (a later try reads them again: it may be waiting for one to appear)
+  let accounts: ReturnType<NonNullable<Probes.Context['accounts']>> | undefined
+  const once: Probes.Context = { ...c, accounts: () => (accounts ??= Probes.readAccounts(c.machine)) }
+  for (const r of decoded.rules) observed.push(await Probes.probe(r, once))
   const s = Outcome.summarize(decoded.rules, observed)
   return { status: s.status, message: s.message }
 }
