@@ -141,7 +141,8 @@ const ensureOne = async (resource: Args.Resource, links: { require: ReadonlyArra
   const records = store === undefined ? E.right([]) : Session.read(store)
   if (E.isLeft(records)) return E.left([problem(records.left)])
   if (links.require.length > 0 && store === undefined) return E.left([problem(`--require ${links.require[0]!}: a requirement is a resource an earlier command of a session ensured, and there is no session`, 'start one with: eval "$(plait session new)"')])
-  const unmet = links.require.map((ref) => SessionRecord.unmet(records.right, ref)).find((x) => x !== undefined)
+  const session = SessionRecord.links(records.right)
+  const unmet = links.require.map(session.unmet).find((x) => x !== undefined)
   if (unmet !== undefined) return E.right({ id, outcome: 'skipped', messages: [`unmet requirement: ${unmet}`] })
   const Apply = await import('../executor/apply.js')
   const Pipeline = await import('./ensurePipeline.js')
@@ -151,7 +152,7 @@ const ensureOne = async (resource: Args.Resource, links: { require: ReadonlyArra
   const stateDir = Options.stateDir(o.stateDir)
   if (E.isLeft(stateDir)) return E.left([stateDir.left])
   const providers = providersOf(o, machine, stateDir.right)
-  const changedBefore = (ref: string): boolean => SessionRecord.changed(records.right, ref)
+  const changedBefore = session.changed
   const version = Installation.version(import.meta.url)
   const plan = await Pipeline.planOne({ document: Args.document(absoluteSource(resource)), label: `plait ensure ${resource.type} ${resource.name}`, id, ...links, changedBefore }, machine, version, factSource(o), providers, warnTo(o.json))
   if (E.isLeft(plan)) return plan

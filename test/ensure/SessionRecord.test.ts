@@ -23,16 +23,25 @@ describe('SessionRecord', () => {
   const at = (id: string, outcome: S.Outcome, noop = false): S.SessionRecord => ({ id, outcome, time: 't', noop })
 
   it('says a subscribed resource changed when any real command changed it, never for a noop one', () => {
-    expect(S.changed([at('file#/a', 'changed'), at('file#/a', 'stable')], 'file#/a')).toBe(true)
-    expect(S.changed([at('file#/a', 'changed', true)], 'file#/a')).toBe(false)
-    expect(S.changed([at('file#/b', 'changed')], 'file#/a')).toBe(false)
+    expect(S.links([at('file#/a', 'changed'), at('file#/a', 'stable')]).changed('file#/a')).toBe(true)
+    expect(S.links([at('file#/a', 'changed', true)]).changed('file#/a')).toBe(false)
+    expect(S.links([at('file#/b', 'changed')]).changed('file#/a')).toBe(false)
   })
 
   it('meets a requirement by the last real outcome', () => {
-    expect(S.unmet([], 'file#/a')).toBe('file#/a was not ensured in this session')
-    expect(S.unmet([at('file#/a', 'failed')], 'file#/a')).toBe('file#/a failed')
-    expect(S.unmet([at('file#/a', 'failed'), at('file#/a', 'changed')], 'file#/a')).toBeUndefined()
-    expect(S.unmet([at('file#/a', 'stable'), at('file#/a', 'failed', true)], 'file#/a')).toBeUndefined()
+    expect(S.links([]).unmet('file#/a')).toBe('file#/a was not ensured in this session')
+    expect(S.links([at('file#/a', 'failed')]).unmet('file#/a')).toBe('file#/a failed')
+    expect(S.links([at('file#/a', 'failed'), at('file#/a', 'changed')]).unmet('file#/a')).toBeUndefined()
+    expect(S.links([at('file#/a', 'stable'), at('file#/a', 'failed', true)]).unmet('file#/a')).toBeUndefined()
+  })
+
+  const few = record.chain((r) => fc.constantFrom('file#/a', 'file#/b', 'package#x').map((id) => ({ ...r, id })))
+  fcTest.prop([fc.array(few, { maxLength: 12 }), fc.constantFrom('file#/a', 'file#/b', 'package#x')])('answers each link as searching the records does', (rs, id) => {
+    const links = S.links(rs)
+    const real = rs.filter((r) => r.id === id && !(r.noop && rs.some((x) => x.id === id && !x.noop && rs.indexOf(x) < rs.indexOf(r))))
+    const last = real.at(-1)
+    expect(links.changed(id)).toBe(rs.some((r) => r.id === id && !r.noop && r.outcome === 'changed'))
+    expect(links.unmet(id)).toBe(last === undefined ? `${id} was not ensured in this session` : last.outcome === 'failed' ? `${id} failed` : last.outcome === 'skipped' ? `${id} was skipped` : undefined)
   })
 
   fcTest.prop([fc.array(record, { maxLength: 12 })])('summarizes each resource once, and the counts add up to them', (rs) => {
