@@ -410,6 +410,16 @@ export const describeMachineContract = (name: string, factory: (snapshot: Snapsh
         }
       })
 
+      it('copies files of every size around its chunk of 1 MiB byte for byte (the buffer is sized to the file)', async () => {
+        const h = await start()
+        const mib = 1024 * 1024
+        const sizes = [0, 1, mib - 1, mib, mib + 1, 2 * mib + 3]
+        const bytesOf = (n: number): Uint8Array => Uint8Array.from({ length: n }, (_, i) => (i * 31 + n) % 251)
+        for (const n of sizes) await ok(h.machine.writeFileAtomic(`/srv/size${n}`, bytesOf(n), attrs(0o644), `.size${n}.tmp`))
+        await ok(h.machine.copy('/srv', '/sized'))
+        for (const n of sizes) expect(Buffer.from(await ok(h.machine.readFile(`/sized/size${n}`))).equals(Buffer.from(bytesOf(n)))).toBe(true)
+      })
+
       it('copies a symlink as a symlink', async () => {
         const h = await start()
         await ok(h.machine.copy('/etc/current', '/etc/current2'))
