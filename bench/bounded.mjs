@@ -10,7 +10,7 @@
 //   compares each key with every earlier one; plait checks them in one pass (src/manifest/YamlKeys.ts).
 // - `plait compile` of a data hierarchy of 10,000 `merge: deep` sections over 10,000 keys, each
 //   section setting one key. The merge rebuilt the whole data map for each section; it now merges
-//   every section into one tree (src/manifest/Hierarchy.ts, deepAll).
+//   every section into one tree (src/manifest/DeepMerge.ts).
 // - `plait plan` of 10,000 commands and one more that subscribes to all of them. Planners scanned
 //   the earlier resources for each id; they look ids up now (src/compiler/plan.ts, earlier).
 //

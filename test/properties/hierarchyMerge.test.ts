@@ -1,5 +1,5 @@
 // The deep merge of the data hierarchy folds every applied section into one open tree and builds
-// the nodes once (Hierarchy.deepAll); it used to rebuild the whole data per section. These
+// the nodes once (DeepMerge.all); it used to rebuild the whole data per section. These
 // properties keep the old implementation as the model and check that the new one gives the same
 // nodes: values, key order, every position, which entry (the base's or a section's) provided each
 // key, and the same steps and messages from `resolve`.
@@ -8,10 +8,11 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect } from 'vitest'
 import * as Diagnostic from '../../src/core/Diagnostic.js'
 import * as Position from '../../src/core/Position.js'
+import * as DeepMerge from '../../src/manifest/DeepMerge.js'
 import * as H from '../../src/manifest/Hierarchy.js'
 import type * as Node from '../../src/manifest/Node.js'
 
-// the model: Hierarchy's merge and resolution as they were before deepAll
+// the model: Hierarchy's merge and resolution as they were before DeepMerge.all
 
 const oldDeep = (base: Node.Node, over: Node.Node): Node.Node => {
   if (base._tag === 'Map' && over._tag === 'Map') return oldDeepMaps(base, over)
@@ -183,10 +184,10 @@ const sourceOf = (doc: { data: Shape | undefined; order: ReadonlyArray<string>; 
 })
 
 describe('the deep merge folds sections in one pass, as the pairwise fold did', () => {
-  test.prop([shapes.map, fc.array(shapes.map, { maxLength: 6 })], { numRuns: 300 })('deepAll equals deepMaps folded over the sections', (base, overs) => {
+  test.prop([shapes.map, fc.array(shapes.map, { maxLength: 6 })], { numRuns: 300 })('DeepMerge.all equals deepMaps folded over the sections', (base, overs) => {
     const b = mapNode(base, 'base')
     const os = overs.map((o, i) => mapNode(o, `s${i}`))
-    expect(H.deepAll(b, os)).toStrictEqual(os.reduce(oldDeepMaps, b))
+    expect(DeepMerge.all(b, os)).toStrictEqual(os.reduce(oldDeepMaps, b))
   })
 
   test.prop([shapes.shape, shapes.shape])('deep and deepMaps equal the old ones on two values', (a, b) => {
@@ -206,7 +207,7 @@ describe('the deep merge folds sections in one pass, as the pairwise fold did', 
   test.prop([shapes.map, fc.array(shapes.map, { maxLength: 4 })])('keeps an untouched value the very node it was', (base, overs) => {
     const b = mapNode(base, 'base')
     const os = overs.map((o, i) => mapNode(o, `s${i}`))
-    const merged = H.deepAll(b, os)
+    const merged = DeepMerge.all(b, os)
     const touched = new Set(os.flatMap((o) => o.entries.map((e) => e.key)))
     for (const e of b.entries) if (!touched.has(e.key)) expect(merged.entries.find((m) => m.key === e.key)).toBe(e)
     if (os.length === 0) expect(merged).toBe(b)
