@@ -101,8 +101,12 @@ export const minForm = 4
  */
 export const forms = (t: string): ReadonlyArray<string> => {
   const out = [t]
+  const seen = new Set(out)
   const add = (f: string, min: number): void => {
-    if (f !== '' && f.length >= min && !out.includes(f)) out.push(f)
+    if (f !== '' && f.length >= min && !seen.has(f)) {
+      seen.add(f)
+      out.push(f)
+    }
   }
   add(t.trim(), minForm)
   for (const line of t.split(/\r?\n/)) {

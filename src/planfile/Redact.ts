@@ -5,6 +5,7 @@
 // without the key. Sealing (PlanFile.seal) redacts first, so the hash is of the redacted body.
 import * as crypto from 'node:crypto'
 import * as Digest from '../core/Digest.js'
+import * as Literals from '../core/Literals.js'
 import type * as Plan from '../core/Plan.js'
 
 // model
@@ -42,11 +43,15 @@ export const body = (b: Plan.Body, secrets: Secrets): Plan.Body => {
 
 /** A redactor of text: every occurrence of every sensitive value replaced by its marker (as in `body`); with no values, the identity. */
 export const text = (secrets: Secrets): ((s: string) => string) => {
-  const values = [...new Set(secrets.values.filter((v) => v !== ''))].sort((x, y) => y.length - x.length || (x < y ? -1 : 1))
-  if (values.length === 0) return identity
-  const markers = new Map(values.map((v) => [v, marker(secrets.key, v)]))
-  const pattern = new RegExp(values.map(escape).join('|'), 'g')
-  return (s) => s.replace(pattern, (m) => markers.get(m)!)
+  const literals = Literals.compile(secrets.values)
+  if (literals === undefined) return identity
+  const markers = new Map<string, string>()
+  const markerOf = (v: string): string => {
+    let m = markers.get(v)
+    if (m === undefined) markers.set(v, (m = marker(secrets.key, v)))
+    return m
+  }
+  return (s) => Literals.replace(literals, s, markerOf)
 }
 
 /** Any JSON-like value (a report, diagnostics) with the redactor applied to every string in it, keys too. */
@@ -98,5 +103,3 @@ const walk = (v: unknown, f: (s: string) => string): unknown => {
   }
   return v
 }
-
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
