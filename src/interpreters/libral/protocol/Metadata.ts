@@ -292,7 +292,18 @@ const decodeAttributes = (p: Node.MapNode, fail: Fail): ReadonlyArray<Attribute>
 // combinators
 
 /** The attribute of a given name. */
-export const attribute = (m: Metadata, name: string): Attribute | undefined => m.attributes.find((a) => a.name === name)
+export const attribute = (m: Metadata, name: string): Attribute | undefined => {
+  let byName = attributesByName.get(m)
+  if (byName === undefined) {
+    // The first of a name, as a search in order finds it; made once per metadata, as replies ask for every key they hold.
+    byName = new Map()
+    for (const a of m.attributes) if (!byName.has(a.name)) byName.set(a.name, a)
+    attributesByName.set(m, byName)
+  }
+  return byName.get(name)
+}
+
+const attributesByName = new WeakMap<Metadata, Map<string, Attribute>>()
 
 /** True for attributes that update may set: not `name`, not read-only. */
 export const isWritable = (a: Attribute): boolean => a.name !== 'name' && a.kind !== 'r'
