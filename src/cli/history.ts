@@ -87,14 +87,14 @@ export const register = (program: Command): void => {
     .option('--prune <keep>', 'remove every generation but the newest KEEP (their before-images go with them)')
     .action(async (o: Flags & { prune?: string }) => {
       const { machine, stateDir } = await placeOf(o)
+      const History = await import('../generations/History.js')
       if (o.prune !== undefined) {
         const keep = wholeNumber('--prune', o.prune, 0)
         const gone = await (await generations()).prune(machine, stateDir, keep)
         if (E.isLeft(gone)) return fail([gone.left])
-        Streams.err(gone.right.length === 0 ? 'Nothing to prune.\n' : `Pruned generation${gone.right.length === 1 ? '' : 's'} ${gone.right.join(', ')}.\n`)
+        Streams.err(gone.right.length === 0 ? 'Nothing to prune.\n' : `Pruned generation${gone.right.length === 1 ? '' : 's'} ${History.numbers(gone.right)}.\n`)
       }
       const { records, problems } = await listed(machine, stateDir)
-      const History = await import('../generations/History.js')
       if (o.json === true) {
         Streams.out(Streams.json({ generations: records.map(History.line), problems }))
         return

@@ -32,6 +32,22 @@ export const line = (r: Record.Record): Line => ({
   cannotRestore: [...Record.unkept(r), ...r.irreversible.map((x) => `${x} (ran; cannot be undone)`)],
 })
 
+/**
+ * Generation numbers for people, runs of consecutive ones as ranges, in ascending order:
+ * `1–4, 7, 9–10`. A prune of thousands is one short line, not thousands of numbers.
+ */
+export const numbers = (ns: ReadonlyArray<number>): string => {
+  const sorted = [...new Set(ns)].sort((a, b) => a - b)
+  const runs: string[] = []
+  for (let i = 0; i < sorted.length; ) {
+    let j = i
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++
+    runs.push(j === i ? String(sorted[i]) : j === i + 1 ? `${sorted[i]}, ${sorted[j]}` : `${sorted[i]}–${sorted[j]}`)
+    i = j + 1
+  }
+  return runs.join(', ')
+}
+
 // interop
 
 const bytes = (n: number): string => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`)
