@@ -21,6 +21,7 @@ import * as HostFile from '../interpreters/posix/hostFile.js'
 import type { Machine } from '../interpreters/Machine.js'
 import type * as Health from '../types/Health.js'
 import * as Registry from '../types/registry.js'
+import * as Held from './held.js'
 import * as Options from './options.js'
 import { applyingWith, quietSession, secretKeyIn, type FactSource, type Providers } from './pipeline.js'
 import * as Render from './render.js'
@@ -218,7 +219,7 @@ const apiPipe = async (o: Common & { noop?: boolean; yaml?: boolean }): Promise<
     remember(done.right, o.noop === true)
     respond(Api.success(eventOf(resource, done.right, o.noop === true, Number(process.hrtime.bigint() - started))))
   } catch (e) {
-    respond(Api.failure(`internal error: ${(e as Error).message}`))
+    respond(Api.failure(Held.scrub(`internal error: ${(e as Error).message}`)))
   }
 }
 

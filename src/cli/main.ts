@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { Command, CommanderError } from 'commander'
 import * as Installation from '../interpreters/installation.js'
 import { EXIT_ERROR, Exit } from './exit.js'
+import * as Held from './held.js'
 import * as Streams from './streams.js'
 
 const version = Installation.version(import.meta.url)
@@ -73,9 +74,10 @@ const main = async (): Promise<number> => {
       if (e.code.startsWith('plait.')) return e.exitCode
       return e.exitCode === 0 ? 0 : EXIT_ERROR
     }
-    err(`error: internal error: ${(e as Error).message}\n  please report this with the command you ran\n`)
+    // redacted with the sensitive values this process held: nothing else was written to redact it
+    err(Held.scrub(`error: internal error: ${(e as Error).message}\n  please report this with the command you ran\n`))
     // the stack mapped to the TypeScript source: the shipped script's names and lines say nothing
-    if (process.env['PLAIT_DEBUG'] !== undefined) err(`${(await import('./stack.js')).readable((e as Error).stack ?? '', fileURLToPath(import.meta.url))}\n`)
+    if (process.env['PLAIT_DEBUG'] !== undefined) err(Held.scrub(`${(await import('./stack.js')).readable((e as Error).stack ?? '', fileURLToPath(import.meta.url))}\n`))
     return EXIT_ERROR
   }
 }

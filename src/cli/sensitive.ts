@@ -17,6 +17,7 @@ import * as References from '../manifest/References.js'
 import * as Keyed from '../planfile/Keyed.js'
 import * as PlanFile from '../planfile/PlanFile.js'
 import * as Redact from '../planfile/Redact.js'
+import * as Held from './held.js'
 import * as Append from '../core/Append.js'
 
 // model
@@ -64,6 +65,7 @@ export const seal = async (body: Plan.Body, resolved: ReadonlyArray<Resolve.Reso
   const withInputs: Plan.Body = { ...body, inputs: { ...body.inputs, plugins } }
   if (sensitive.length === 0) return E.right(PlanFile.sealLazily(withInputs))
   const secrets: Redact.Secrets = { values: sensitive.flatMap((r) => Resolve.texts(r.value)), key: k }
+  Held.hold(secrets.values)
   const plan = PlanFile.sealLazily(Keyed.body(withInputs, carriersOf(secrets.values), k), secrets)
   sealed.set(plan, secrets)
   return E.right(plan)
@@ -94,6 +96,7 @@ export const reveal = async (plan: Plan.Plan, resolvers: () => Promise<E.Either<
     const again = await resolveAgain(plan, table.right, k.right)
     if (E.isLeft(again)) return again
     secrets = { values: again.right, key: k.right }
+    Held.hold(secrets.values)
   }
   const open = Redact.reveal(plan, secrets)
   if (open.unknown.length > 0) {
