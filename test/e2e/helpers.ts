@@ -21,6 +21,8 @@ export interface RunOptions {
   readonly env?: Readonly<Record<string, string | undefined>>
   /** Run under this umask (through /bin/sh), to prove modes do not depend on it. */
   readonly umask?: number
+  /** Run with at most this many open files (`ulimit -n`, through /bin/sh). */
+  readonly openFiles?: number
 }
 
 /** The environment plait runs in under test: the runner's, without the knobs under test (unless `env` sets them), plus `env`. */
@@ -44,7 +46,8 @@ export const collected = (child: ChildProcess): Promise<Run> =>
 /** Runs `node dist/bin/plait.js ...args` (the bundled command, as it ships) and collects its exit and output. */
 export const plait = (args: ReadonlyArray<string>, options: RunOptions = {}): Promise<Run> => {
   const argv = [process.execPath, binary, ...args]
-  const [cmd, ...rest] = options.umask === undefined ? argv : ['/bin/sh', '-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$@"`, 'sh', ...argv]
+  const limits = [...(options.umask === undefined ? [] : [`umask ${options.umask.toString(8).padStart(3, '0')}`]), ...(options.openFiles === undefined ? [] : [`ulimit -n ${options.openFiles}`])]
+  const [cmd, ...rest] = limits.length === 0 ? argv : ['/bin/sh', '-c', `${limits.join(' && ')} && exec "$@"`, 'sh', ...argv]
   return collected(spawn(cmd!, rest, { cwd: options.cwd ?? repo, env: runEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] }))
 }
 
