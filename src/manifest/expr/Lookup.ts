@@ -45,16 +45,35 @@ export const split = (path: string): E.Either<string, ReadonlyArray<Segment>> =>
 
 // evaluation
 
-const wildcard = (pattern: string, key: string): boolean => {
+/**
+ * Whether a key matches a GJSON wildcard pattern (`*` any run of characters, `?` any one), by code
+ * points. A loop that, on a mismatch, goes back only to the last `*` (letting it take one more
+ * character): trying each `*`'s every length in turn, as this did, was exponential in the stars
+ * (`*a*a*a…b` against a run of `a`s) and recursed once per character (a 50,000-character key
+ * overflowed the stack). Matching is the same, as a later `*` can take whatever an earlier one
+ * would have left it.
+ */
+export const wildcard = (pattern: string, key: string): boolean => {
   const p = [...pattern]
   const k = [...key]
-  const go = (i: number, j: number): boolean => {
-    if (i === p.length) return j === k.length
-    if (p[i] === '*') return go(i + 1, j) || (j < k.length && go(i, j + 1))
-    if (j === k.length) return false
-    return (p[i] === '?' || p[i] === k[j]) && go(i + 1, j + 1)
+  let i = 0
+  let j = 0
+  let star = -1
+  let resume = 0
+  while (j < k.length) {
+    if (i < p.length && p[i] === '*') {
+      star = i++
+      resume = j
+    } else if (i < p.length && (p[i] === '?' || p[i] === k[j])) {
+      i++
+      j++
+    } else if (star >= 0) {
+      i = star + 1
+      j = ++resume
+    } else return false
   }
-  return go(0, 0)
+  while (i < p.length && p[i] === '*') i++
+  return i === p.length
 }
 
 /** Walks a value along segments, as GJSON walks the JSON of the value (keys in sorted order). */

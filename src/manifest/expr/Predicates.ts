@@ -80,7 +80,9 @@ export const run = (name: string, list: V, test: Test | undefined, rest: Readonl
       list.forEach((x, i) => {
         const k = test!(x, i)
         const key = typeof k === 'string' ? k : Value.format(k)
-        groups.set(key, [...(groups.get(key) ?? []), x])
+        const group = groups.get(key)
+        if (group === undefined) groups.set(key, [x])
+        else group.push(x)
       })
       return E.right(Value.map([...groups].map(([k, xs]) => [k, Value.array(xs)] as const)))
     }

@@ -224,11 +224,17 @@ export const truncate = (f: number): bigint => {
 
 // interop
 
-/** UTF-8 helpers: expr-lang measures, indexes and slices strings in bytes, as Go does. */
+/**
+ * UTF-8 helpers: expr-lang measures, indexes and slices strings in bytes, as Go does. The bytes
+ * of the last few long strings are kept (`recentBytes`): a loop over a string's bytes (`s[#]`, or
+ * `len(s)` at each step) encoded the whole string at every step, quadratic in its length (80,000
+ * characters: 5.2 s). What `encode` gives is shared and must not be changed.
+ */
 export const utf8 = {
-  encode: (s: string): Uint8Array => new TextEncoder().encode(s),
+  encode: (s: string): Uint8Array => (s.length < longString ? encoder.encode(s) : recentBytes(s)),
   decode: (b: Uint8Array): string => new TextDecoder('utf-8', { fatal: false }).decode(b),
   length: (s: string): number => {
+    if (s.length >= longString) return recentBytes(s).length
     let n = 0
     for (const ch of s) {
       const c = ch.codePointAt(0)!
@@ -236,6 +242,24 @@ export const utf8 = {
     }
     return n
   },
+}
+
+const encoder = new TextEncoder()
+
+/** From how many UTF-16 units a string's bytes are kept, and for how many strings at once. */
+const longString = 256
+const keptStrings = 4
+
+const recent = new Map<string, Uint8Array>()
+
+/** A long string's UTF-8 bytes, encoded once while it is among the last few asked for. */
+const recentBytes = (s: string): Uint8Array => {
+  const known = recent.get(s)
+  if (known !== undefined) return known
+  const bytes = encoder.encode(s)
+  if (recent.size >= keptStrings) recent.delete(recent.keys().next().value!)
+  recent.set(s, bytes)
+  return bytes
 }
 
 /** Converts a value to plain JS data: ints become numbers (strings past 2^53), times ISO strings. */
