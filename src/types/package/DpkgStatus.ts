@@ -75,8 +75,25 @@ export const rows = (stdout: string): E.Either<Invalid.Invalid, ReadonlyArray<Ro
   return E.right(out)
 }
 
-/** True when the row answers the requested name: `pkg`, or `pkg:arch` for that architecture. */
-const answers = (name: string, r: Row): boolean => r.package === name || `${r.package}:${r.architecture}` === name
+/** The row's name qualified with its architecture (`pkg:arch`): the other name a row answers to, beside `pkg`. */
+const qualified = (r: Row): string => `${r.package}:${r.architecture}`
+
+/**
+ * The rows that answer each requested name, in output order, under both names a row answers to:
+ * `pkg` and `pkg:arch` (never equal, so a row is listed once under a name). One query holds every
+ * package of a run, so matching every name against every row would be quadratic in their number.
+ */
+const answering = (rs: ReadonlyArray<Row>): ReadonlyMap<string, ReadonlyArray<Row>> => {
+  const out = new Map<string, Row[]>()
+  for (const r of rs) {
+    for (const name of [r.package, qualified(r)]) {
+      const mine = out.get(name)
+      if (mine === undefined) out.set(name, [r])
+      else mine.push(r)
+    }
+  }
+  return out
+}
 
 /**
  * What dpkg says of each requested name, from the whole outcome of `query(names)`: refused when
@@ -90,18 +107,20 @@ export const parse = (names: ReadonlyArray<string>, exit: Exit): E.Either<Invali
   }
   const parsed = rows(exit.stdout)
   if (E.isLeft(parsed)) return parsed
-  const stray = parsed.right.find((r) => !names.some((n) => answers(n, r)))
+  const asked = new Set(names)
+  const stray = parsed.right.find((r) => !asked.has(r.package) && !asked.has(qualified(r)))
   if (stray !== undefined) return E.left(Invalid.invalid(what, stray.package, 'is a package that was not asked for'))
   const unknown = new Set<string>()
   for (const line of exit.stderr.split('\n')) {
     if (line === '' || line.startsWith('dpkg-query: warning: ')) continue
     const m = /^dpkg-query: no packages found matching (.*)$/.exec(line)
-    if (m === null || !names.includes(m[1]!)) return E.left(Invalid.invalid('dpkg-query error output', line, 'is not a message plait knows'))
+    if (m === null || !asked.has(m[1]!)) return E.left(Invalid.invalid('dpkg-query error output', line, 'is not a message plait knows'))
     unknown.add(m[1]!)
   }
+  const byName = answering(parsed.right)
   const result = new Map<string, PackageStatus>()
   for (const name of names) {
-    const mine = parsed.right.filter((r) => answers(name, r))
+    const mine = byName.get(name) ?? []
     if (mine.length === 0) {
       if (!unknown.has(name)) return E.left(Invalid.invalid(what, name, 'has no line for this package, and dpkg-query did not say it found none'))
       result.set(name, Object.freeze({ _tag: 'Absent', state: undefined, version: '' }))

@@ -66,7 +66,19 @@ const nevras = (what: string, lines: ReadonlyArray<string>, separator: '\t' | ' 
 
 const newestOf = (ns: ReadonlyNonEmptyArray<Nevra.Nevra>): Nevra.Nevra => ns.reduce((a, b) => (RpmVersion.compare(b.evr, a.evr) > 0 ? b : a))
 
-const nonEmpty = <A>(as: ReadonlyArray<A>): as is ReadonlyNonEmptyArray<A> => as.length > 0
+/**
+ * The NEVRAs of each name, in output order. One query holds every package of a run, so filtering
+ * the lines once per name would be quadratic in their number.
+ */
+const byName = (ns: ReadonlyArray<Nevra.Nevra>): ReadonlyMap<string, ReadonlyNonEmptyArray<Nevra.Nevra>> => {
+  const out = new Map<string, [Nevra.Nevra, ...Nevra.Nevra[]]>()
+  for (const n of ns) {
+    const mine = out.get(n.name)
+    if (mine === undefined) out.set(n.name, [n])
+    else mine.push(n)
+  }
+  return out
+}
 
 /**
  * What rpm says of each requested name, from the whole outcome of `query(names)`: refused when rpm
@@ -77,23 +89,25 @@ export const parse = (names: ReadonlyArray<string>, exit: Exit): E.Either<Invali
   if (exit.exitCode === undefined || errors.length > 0) {
     return E.left(Invalid.invalid('rpm -q', errors[0] ?? '', exit.exitCode === undefined ? `ended by signal ${exit.signal ?? '?'}` : `failed with exit status ${exit.exitCode}`))
   }
+  const asked = new Set(names)
   const absent = new Set<string>()
   const lines: string[] = []
   for (const line of exit.stdout.split('\n')) {
     if (line === '') continue
     const m = /^package (.*) is not installed$/.exec(line)
-    if (m !== null && names.includes(m[1]!)) absent.add(m[1]!)
+    if (m !== null && asked.has(m[1]!)) absent.add(m[1]!)
     else lines.push(line)
   }
   const parsed = nevras('rpm -q output', lines, '\t')
   if (E.isLeft(parsed)) return parsed
-  const stray = parsed.right.find((n) => !names.includes(n.name))
+  const stray = parsed.right.find((n) => !asked.has(n.name))
   if (stray !== undefined) return E.left(Invalid.invalid('rpm -q output', stray.name, 'is a package that was not asked for'))
   if ((exit.exitCode === 0) !== (absent.size === 0)) return E.left(Invalid.invalid('rpm -q', String(exit.exitCode), `is an exit status that does not fit ${absent.size} packages not installed`))
+  const instances = byName(parsed.right)
   const result = new Map<string, PackageStatus>()
   for (const name of names) {
-    const mine = parsed.right.filter((n) => n.name === name)
-    if (nonEmpty(mine)) {
+    const mine = instances.get(name)
+    if (mine !== undefined) {
       if (absent.has(name)) return E.left(Invalid.invalid('rpm -q output', name, 'has a line for this package, and rpm also said it is not installed'))
       result.set(name, Object.freeze({ _tag: 'Installed', newest: newestOf(mine), instances: mine }))
     } else if (absent.has(name)) {
@@ -116,12 +130,14 @@ export const parseAvailable = (names: ReadonlyArray<string>, exit: Exit): E.Eith
   }
   const parsed = nevras('dnf repoquery output', exit.stdout.split('\n').filter((l) => l !== ''), ' ')
   if (E.isLeft(parsed)) return parsed
-  const stray = parsed.right.find((n) => !names.includes(n.name))
+  const asked = new Set(names)
+  const stray = parsed.right.find((n) => !asked.has(n.name))
   if (stray !== undefined) return E.left(Invalid.invalid('dnf repoquery output', stray.name, 'is a package that was not asked for'))
+  const offered = byName(parsed.right)
   const result = new Map<string, Nevra.Nevra>()
   for (const name of names) {
-    const mine = parsed.right.filter((n) => n.name === name)
-    if (nonEmpty(mine)) result.set(name, newestOf(mine))
+    const mine = offered.get(name)
+    if (mine !== undefined) result.set(name, newestOf(mine))
   }
   return E.right(result)
 }
