@@ -13,6 +13,21 @@ export const maxItems = 1_000_000
 /** The most evaluation steps (nodes evaluated) one expression or template may take. */
 export const maxSteps = 1_000_000
 
+/**
+ * The most work one expression or template may do, beyond its steps: a step that builds a list of
+ * a million items or compares two values of a million parts is one step, and a loop of a million
+ * such steps would run for days. Each step is charged what it builds (a string's characters; a
+ * list's items or a map's entries, `partWork` each) and what an operator reads of its operands
+ * (`Shape`: every part, as deep equality and `in` walk them).
+ */
+export const maxWork = 256 * 1024 * 1024
+
+/** The work of one item of a list or entry of a map (a character's is 1): making one (an int of a range, say) costs some 64 times a character's copy. */
+export const partWork = 64
+
+/** The deepest value an expression may build (as deep as data and facts may nest: core/Depth.maxData). */
+export const maxDepth = 200
+
 /** Refuses a string result of `length` before it is built. */
 export const string = (what: string, length: number): E.Either<string, void> =>
   length > maxString ? E.left(`${what}: the result would be longer than the limit of ${maxString} characters`) : E.right(undefined)

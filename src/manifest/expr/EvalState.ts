@@ -26,6 +26,8 @@ export class State implements Ccm.Recorder {
   depth = 0
   /** Nodes evaluated so far (see Budget.maxSteps). */
   steps = 0
+  /** Work done so far (see Budget.maxWork). */
+  work = 0
   /** The elements the enclosing predicates are at, innermost last (what `#`, `#index`, `#acc` read). */
   readonly scopes: Array<{ readonly item: Value.Value; readonly index: number; readonly acc?: Value.Value }> = []
 

@@ -6,8 +6,16 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import * as Evaluate from '../../../src/manifest/expr/Evaluate.js'
 import * as Expr from '../../../src/manifest/expr/Expr.js'
+import * as Budget from '../../../src/manifest/expr/Budget.js'
 import * as Lookup from '../../../src/manifest/expr/Lookup.js'
+import * as Shape from '../../../src/manifest/expr/Shape.js'
 import * as Value from '../../../src/manifest/expr/Value.js'
+
+const refusal = (src: string, data: unknown = {}): string => {
+  const r = Expr.run(src, Evaluate.env({ data }))
+  if (E.isRight(r)) throw new Error(`${src} evaluated to ${Value.format(r.right.value)}`)
+  return r.left.message
+}
 
 /** The matcher before: each `*` tried at every length, recursively. */
 const oldWildcard = (pattern: string, key: string): boolean => {
@@ -69,5 +77,44 @@ describe('groupBy', () => {
     expect(web.length).toBe(26666)
     expect(value('keys(groupBy(Data.items, .role))', { items })).toEqual(['db', 'web'])
     expect(value('map(groupBy(Data.items, .role).db[0:3], .n)', { items })).toEqual([0n, 3n, 6n])
+  })
+})
+
+/** A value's parts and depth, walked naively (the model of Shape.of). */
+const naive = (v: Value.Value): { parts: number; depth: number } => {
+  if (!Value.isArray(v) && !Value.isMap(v)) return { parts: 0, depth: 0 }
+  const kids = (Value.isArray(v) ? v : Object.values(v)).map(naive)
+  return { parts: kids.reduce((n, k) => n + 1 + k.parts, 0), depth: 1 + Math.max(0, ...kids.map((k) => k.depth)) }
+}
+
+describe('values an expression builds are bounded in parts, depth and work', () => {
+  test.prop([fc.jsonValue({ maxDepth: 5 }), fc.nat({ max: 3 })])('Shape counts every part each time it appears, as a walk does (law)', (json, copies) => {
+    const v = Value.fromJS(json)
+    const shared = Value.array(Array.from({ length: copies + 1 }, () => v))
+    expect(Shape.of(shared)).toEqual(naive(shared))
+    expect(Shape.of(v)).toEqual(naive(v))
+  })
+
+  it('refuses a value that shares itself past the limit of items, at once', () => {
+    expect(refusal('len(string(reduce(1..40, [#acc, #acc], [1])))')).toMatch(`holds more than the limit of ${Budget.maxItems} items`)
+    expect(refusal('reduce(1..40, [#acc, #acc], [1]) == reduce(1..40, [#acc, #acc], [1])')).toMatch('holds more than the limit')
+    expect(value('len(string(reduce(1..10, [#acc, #acc], [1])))', {})).toBeGreaterThan(1024n)
+  })
+
+  it('refuses a value nested deeper than data may nest, rather than overflowing the stack', () => {
+    expect(refusal('len(string(reduce(1..100000, [#acc], 1)))')).toMatch(`nests deeper than the limit of ${Budget.maxDepth} levels`)
+    expect(refusal('reduce(1..100000, [[#acc]], 1) == 1')).toMatch('nests deeper')
+    expect(value('len(string(reduce(1..150, [#acc], 1)))', {})).toBe(BigInt(150 * 2 + 1))
+  })
+
+  it('charges a comparison what it reads: a loop comparing a long text is stopped, not run for hours', () => {
+    expect(refusal('count(1..1000000, Data.s == Data.s)', { s: 'x'.repeat(4_000_000) })).toMatch(`more than the limit of ${Budget.maxWork} units of work`)
+    expect(value('count(1..10, Data.s == Data.s)', { s: 'x'.repeat(4_000_000) })).toBe(10n)
+  })
+
+  it('reads data of more parts (1,800,000) than an expression may build: only what a node builds is measured', () => {
+    const big = Array.from({ length: 600_000 }, (_, i) => [i % 7, i % 5])
+    expect(value('len(Data.big)', { big })).toBe(600_000n)
+    expect(value('Data.big[5][1]', { big })).toBe(0n)
   })
 })
