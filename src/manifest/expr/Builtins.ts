@@ -22,8 +22,19 @@ export interface Builtin {
 
 const str = (name: string, v: V): E.Either<string, string> => (typeof v === 'string' ? E.right(v) : E.left(`invalid argument for ${name} (type ${Value.goType(v)})`))
 
-/** Go's unicode.ToUpper / ToLower: one code point for one (no "ß" to "SS"). */
-const mapCase = (s: string, up: boolean): string =>
+/**
+ * Go's unicode.ToUpper / ToLower: one code point for one (no "ß" to "SS"). ASCII text, where
+ * JavaScript's own mapping is one for one too, is mapped whole: a code point at a time took some
+ * 400 ns each (16 Mi characters: 7 s).
+ */
+export const mapCase = (s: string, up: boolean): string => (isAscii(s) ? (up ? s.toUpperCase() : s.toLowerCase()) : mapEach(s, up))
+
+const isAscii = (s: string): boolean => {
+  for (let i = 0; i < s.length; i += 1) if (s.charCodeAt(i) > 0x7f) return false
+  return true
+}
+
+const mapEach = (s: string, up: boolean): string =>
   [...s]
     .map((ch) => {
       const m = up ? ch.toUpperCase() : ch.toLowerCase()

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import * as Evaluate from '../../../src/manifest/expr/Evaluate.js'
 import * as Expr from '../../../src/manifest/expr/Expr.js'
 import * as Budget from '../../../src/manifest/expr/Budget.js'
+import * as Builtins from '../../../src/manifest/expr/Builtins.js'
 import * as Lookup from '../../../src/manifest/expr/Lookup.js'
 import * as Shape from '../../../src/manifest/expr/Shape.js'
 import * as Value from '../../../src/manifest/expr/Value.js'
@@ -116,5 +117,14 @@ describe('values an expression builds are bounded in parts, depth and work', () 
     const big = Array.from({ length: 600_000 }, (_, i) => [i % 7, i % 5])
     expect(value('len(Data.big)', { big })).toBe(600_000n)
     expect(value('Data.big[5][1]', { big })).toBe(0n)
+  })
+})
+
+describe('upper and lower', () => {
+  /** One code point at a time (the model): what mapCase did for every text. */
+  const each = (s: string, up: boolean): string => [...s].map((ch) => (up ? ch.toUpperCase() : ch.toLowerCase())).map((m, i) => ([...m].length === 1 ? m : [...s][i]!)).join('')
+
+  test.prop([fc.string({ unit: fc.constantFrom('a', 'Z', 'ß', 'ǅ', 'İ', 'ﬀ', '😀', '\x7f', ' '), maxLength: 40 }), fc.boolean()])('map as one code point at a time did, ASCII or not (law)', (s, up) => {
+    expect(Builtins.mapCase(s, up)).toBe(each(s, up))
   })
 })
