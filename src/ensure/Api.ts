@@ -3,6 +3,7 @@
 // CCM's transaction event, or an error. Every malformed request is an error text, never a throw.
 import * as E from 'fp-ts/lib/Either.js'
 import * as Y from 'yaml'
+import * as Depth from '../core/Depth.js'
 import * as Health from '../types/Health.js'
 import * as YamlKeys from '../manifest/YamlKeys.js'
 import type * as Args from './Args.js'
@@ -71,6 +72,8 @@ const references = (v: unknown, key: string): E.Either<string, ReadonlyArray<str
   return bad === undefined ? E.right(v) : E.left(`properties.${key}: ${JSON.stringify(bad.slice(0, 200))} is not TYPE#NAME`)
 }
 
+const tooDeep = `the request nests deeper than ${Depth.maxData} levels`
+
 /** A request's text (JSON or YAML) as the resource it asks for; `types` are the resource types there are. */
 export const decode = (text: string, types: ReadonlyArray<string>): E.Either<string, Request> => {
   if (text.length > maxBytes) return E.left(`the request is larger than ${maxBytes} bytes`)
@@ -79,11 +82,13 @@ export const decode = (text: string, types: ReadonlyArray<string>): E.Either<str
   try {
     // keys checked unique by YamlKeys, in linear time: the library's own check is quadratic
     const doc = YamlKeys.checkUnique(Y.parseDocument(text, { uniqueKeys: false, prettyErrors: false }))
-    if (doc.errors.length > 0) return E.left(`the request is not JSON or YAML: ${doc.errors[0]!.message.split('\n')[0]!}`)
+    if (doc.errors.length > 0) return E.left(/call stack/i.test(doc.errors[0]!.message) ? tooDeep : `the request is not JSON or YAML: ${doc.errors[0]!.message.split('\n')[0]!}`)
     v = doc.toJS({ maxAliasCount: 100 })
   } catch (e) {
-    return E.left(`the request is not JSON or YAML: ${(e as Error).message.split('\n')[0]!}`)
+    // the library's own recursion, on nesting far beyond what a request may have
+    return E.left(e instanceof RangeError ? tooDeep : `the request is not JSON or YAML: ${(e as Error).message.split('\n')[0]!}`)
   }
+  if (Depth.deeperThan(v, Depth.maxData)) return E.left(tooDeep)
   if (!isObject(v)) return E.left('the request must be an object with protocol, type and properties')
   const extra = Object.keys(v).find((k) => k !== 'protocol' && k !== 'type' && k !== 'properties')
   if (extra !== undefined) return E.left(`unknown request field ${JSON.stringify(extra.slice(0, 100))}; a request has protocol, type and properties`)

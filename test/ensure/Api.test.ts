@@ -37,6 +37,11 @@ describe('Api', () => {
     // a key given twice (JSON allows it, the last winning): refused rather than one of them taken
     expect(Api.decode(`{"protocol":"${p}","type":"package","type":"service","properties":{"name":"x"}}`, types)).toEqual(E.left('the request is not JSON or YAML: Map keys must be unique'))
     expect(Api.decode('x'.repeat(Api.maxBytes + 1), types)).toEqual(E.left(`the request is larger than ${Api.maxBytes} bytes`))
+    // nested past what data may nest, or so deep that the YAML library's own recursion overflows: said so, not in the engine's words
+    for (const depth of [201, 100_000]) {
+      const deep = `{"protocol":"${p}","type":"package","properties":{"name":"x","extra":${'['.repeat(depth)}${']'.repeat(depth)}}}`
+      expect(Api.decode(deep, types)).toEqual(E.left('the request nests deeper than 200 levels'))
+    }
   })
 
   fcTest.prop([fc.string({ maxLength: 200 })])('never throws on any text: it decodes or says why not', (text) => {
