@@ -5,6 +5,7 @@
 // Sections: model, the validators (IP, numbers, durations, shell safety, host names, regular
 // expressions through Re2.ts), the table, and the expression form.
 import * as E from 'fp-ts/lib/Either.js'
+import * as WhiteSpace from '../core/WhiteSpace.js'
 import { compileRegex, hexValue } from '../re2/Re2.js'
 import * as Value from './expr/Value.js'
 export { compileRegex, type Regex } from '../re2/Re2.js'
@@ -209,7 +210,7 @@ const float32Max = 3.4028234663852886e38
 export const isDuration = (raw: string): Verdict => {
   const bad = (why: string): Verdict => fail(`${raw} is not a duration (${why})`)
   if (raw === '0') return pass
-  const s = goTrimSpace(raw)
+  const s = WhiteSpace.trimGo(raw) // Go's strings.TrimSpace, walked by index (a regex trim is quadratic: WhiteSpace.ts)
   if (s === '') return bad('empty')
   const segment = /([-+]?)(([\d.]+)([a-zA-Z]+))/y
   let at = 0
@@ -244,17 +245,13 @@ const goDurationProblem = (num: string, unit: bigint): string | undefined => {
   return total > int64Max ? 'overflow' : undefined
 }
 
-// Go's strings.TrimSpace: unicode.IsSpace at both ends.
-const goSpace = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g
-const goTrimSpace = (s: string): string => s.replace(goSpace, '')
-
 // shell safety and host names
 
 const shellUnsafe = ['`', '$', ';', '|', '&', '>', '<', '(', ')', '\n'] as const
 
 /** isShellSafe: after trimming space, none of `` ` $ ; | & > < ( ) `` or a newline. */
 export const isShellSafe = (s: string): Verdict => {
-  const t = goTrimSpace(s)
+  const t = WhiteSpace.trimGo(s)
   for (const c of shellUnsafe) if (t.includes(c)) return fail(`may not contain '${c === '\n' ? '\\n' : c}'`)
   return pass
 }

@@ -1,7 +1,7 @@
 import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import type * as Reply from '../../src/interpreters/libral/protocol/Reply.js'
+import * as Reply from '../../src/interpreters/libral/protocol/Reply.js'
 import * as Resource from '../../src/interpreters/libral/protocol/Resource.js'
 import * as Simple from '../../src/interpreters/libral/protocol/SimpleOutput.js'
 import * as Value from '../../src/interpreters/libral/protocol/Value.js'
@@ -145,5 +145,65 @@ describe('laws', () => {
     for (const r of [Simple.parseList(hostMeta, text), Simple.parseFind(hostMeta, name, text), Simple.parseUpdate(hostMeta, name, text)]) {
       expect(E.isLeft(r) ? typeof r.left : r.right._tag).toMatch(/string|Ok|Error/)
     }
+  })
+})
+
+// The reader before it stripped the ends of error lines with trimEnd, kept as the model: `\s+$` as a
+// regex is quadratic in a run of white space inside a line, which is why it was replaced; on every
+// other input the two must agree.
+const modelKeyOf = (l: string): string => (l.includes(':') ? l.slice(0, l.indexOf(':')) : l)
+const modelValueOf = (l: string): string => (l.includes(':') ? l.slice(l.indexOf(':') + 1).replace(/^\s+/, '') : '')
+const modelEntries = (text: string): E.Either<string, Reply.Reply<ReadonlyArray<Simple.Entry>>> => {
+  const raw = text.split('\n')
+  if (raw.length > 0 && raw[raw.length - 1] === '') raw.pop()
+  const lines = raw.map((l) => l.trim())
+  const err = lines.findIndex((l) => modelKeyOf(l) === 'ral_error')
+  if (err >= 0) {
+    const end = lines.findIndex((l, i) => i > err && l === 'ral_eom')
+    const message = [modelValueOf(lines[err]!), ...raw.slice(err + 1, end < 0 ? raw.length : end).map((l) => l.replace(/\s+$/, ''))].join('\n').trim()
+    if (end < 0) return E.left(`ral_error on line ${err + 1} is not closed by a ral_eom line (message: ${JSON.stringify(message)})`)
+    return E.right(Reply.error(message))
+  }
+  if (lines.length === 0) return E.left(`no output (expected "${Simple.header}" as the first line)`)
+  if (lines[0] !== Simple.header) return E.left(`the first line is ${JSON.stringify(raw[0])}, expected "${Simple.header}"`)
+  const out: Simple.Entry[] = []
+  for (let i = 1; i < lines.length; i++) {
+    const l = lines[i]!
+    if (l === '') continue
+    if (!l.includes(':')) return E.left(`line ${i + 1}: ${JSON.stringify(l)} is not "key: value" (no ':')`)
+    out.push({ key: modelKeyOf(l), value: modelValueOf(l), line: i + 1 })
+  }
+  return E.right(Reply.ok(out))
+}
+
+/** Output that mixes white space of every kind (often in runs), colons, newlines and the lines of an error. */
+const mixedOutput = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(' ', '\t', '\n', '\v', '\f', '\r', '\u0085', '\u00a0', '\u1680', '\u2028', '\u3000', '\ufeff', '\u180e', '\u200b'),
+      fc.constantFrom(':', 'a', 'name: x', '# simple\n', 'ral_error: it broke', 'ral_error:', '\nral_eom\n', 'ral_eom'),
+      fc.tuple(fc.constantFrom(' ', '\t', '\n', '\u3000'), fc.integer({ min: 2, max: 10 })).map(([c, n]) => c.repeat(n)),
+    ),
+    { maxLength: 30 },
+  )
+  .map((parts) => parts.join(''))
+
+describe('error messages with long runs of white space (read in linear time, as the regex read them)', () => {
+  it('trimEnd strips exactly what `\\s+$` stripped, for every UTF-16 code unit', () => {
+    const wrong: number[] = []
+    for (let u = 0; u <= 0xffff; u++) {
+      const l = `a${String.fromCharCode(u)}`
+      if (l.trimEnd() !== l.replace(/\s+$/, '')) wrong.push(u)
+    }
+    expect(wrong).toEqual([])
+  })
+
+  fcTest.prop([mixedOutput])('entries reads output as the regex-based reader did', (text) => {
+    expect(Simple.entries(text)).toEqual(modelEntries(text))
+  })
+
+  it('keeps 200,000 spaces inside a line of the message and strips those after it', () => {
+    const line = `a${' '.repeat(200_000)}b`
+    expect(Simple.entries(`ral_error: it broke\n${line}${' \t'.repeat(100_000)}\nral_eom\n`)).toEqual(E.right(Reply.error(`it broke\n${line}`)))
   })
 })

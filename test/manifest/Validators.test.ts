@@ -433,3 +433,50 @@ describe('text (the value as CCM validates it, Go fmt.Sprint)', () => {
     expect([V.text(null), V.text({}), V.text([])]).toEqual([undefined, undefined, undefined])
   })
 })
+
+// Go's strings.TrimSpace as the regex Validators.ts trimmed with before it trimmed by index, kept as
+// the model: the regex is quadratic in a run of white space inside the value, which is why it was
+// replaced; on every other value the two must agree.
+const modelTrimSpace = (s: string): string => s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, '')
+const modelShellSafe = (s: string): V.Verdict => {
+  const t = modelTrimSpace(s)
+  for (const c of ['`', '$', ';', '|', '&', '>', '<', '(', ')', '\n']) if (t.includes(c)) return { ok: false, reason: `may not contain '${c === '\n' ? '\\n' : c}'` }
+  return { ok: true }
+}
+
+/** Values that mix white space of every kind (often in runs), duration pieces, shell characters and letters. */
+const mixedValue = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(' ', '\t', '\n', '\v', '\f', '\r', '\u0085', '\u00a0', '\u1680', '\u2000', '\u2028', '\u3000', '\ufeff', '\u200b'),
+      fc.constantFrom('1h', '30m', '1.5', 'w', '0', '-', 'x', ':', ';', '$', '(', '\ud800'),
+      fc.tuple(fc.constantFrom(' ', '\t', '\n', '\u3000'), fc.integer({ min: 2, max: 10 })).map(([c, n]) => c.repeat(n)),
+    ),
+    { maxLength: 20 },
+  )
+  .map((parts) => parts.join(''))
+
+describe('trimming white space in linear time (isShellSafe, isDuration)', () => {
+  fcTest.prop([mixedValue])('isShellSafe gives what it gave when it trimmed with a regex', (s) => {
+    expect(V.isShellSafe(s)).toEqual(modelShellSafe(s))
+  })
+
+  fcTest.prop([mixedValue])('isDuration reads the value trimmed as the regex trimmed it', (raw) => {
+    const t = modelTrimSpace(raw)
+    fc.pre(raw !== '0' && t !== '0')
+    const verdict = V.isDuration(t)
+    expect(V.isDuration(raw)).toEqual(verdict.ok ? verdict : { ok: false, reason: verdict.reason.replace(`${t} is not`, () => `${raw} is not`) })
+  })
+
+  it('isShellSafe reads a value with 200,000 spaces inside', () => {
+    const spaces = ' '.repeat(200_000)
+    expect(V.isShellSafe(`1${spaces}x`)).toEqual({ ok: true })
+    expect(V.isShellSafe(`\u3000a${spaces};${spaces}b\n`)).toEqual({ ok: false, reason: "may not contain ';'" })
+  })
+
+  it('isDuration reads a value with 200,000 spaces inside or around it', () => {
+    const spaces = ' '.repeat(200_000)
+    expect(V.isDuration(`${spaces}1h30m\t${spaces}`)).toEqual({ ok: true })
+    expect(V.isDuration(`1${spaces}x`)).toEqual({ ok: false, reason: `1${spaces}x is not a duration (unexpected "1${spaces}x")` })
+  })
+})

@@ -6,6 +6,7 @@
 // plugin's scan has failed. Beyond Holo, an entity ID that looks like a path (the spec forbids it)
 // and an entity reported twice are errors too. Entities are sorted by ID, as Holo sorts them.
 import * as E from 'fp-ts/lib/Either.js'
+import * as WhiteSpace from '../../../core/WhiteSpace.js'
 import * as Entity from './Entity.js'
 
 // model
@@ -13,9 +14,6 @@ import * as Entity from './Entity.js'
 /** The most a scan may print on stdout (bytes). */
 export const maxOutput = 16 * 1024 * 1024
 
-// Go's regexp: `^\s*([^:]+): (.+)\s*$` with `\s` ASCII white space and `.` anything but "\n";
-// the greedy value keeps trailing white space.
-const lineRx = /^[\t\n\f\r ]*([^:]+): ([^\n]+)$/u
 const actionRx = /^([^()]+) \(([^\n]+)\)$/u
 
 // interop
@@ -33,16 +31,16 @@ export const parse = (id: string, stdout: string, translate: (s: string) => stri
     const { line: _line, ...e } = current
     result.push(Entity.make({ plugin: id, ...e }))
   }
-  for (const [idx, line] of goTrim(stdout).split('\n').entries()) {
+  // Go's strings.TrimSpace, walked by index: a regex trim is quadratic in white space inside the report (WhiteSpace.ts)
+  for (const [idx, line] of WhiteSpace.trimGo(stdout).split('\n').entries()) {
     if (line === '') continue
     const intro = `error in scan report of ${id}, line ${idx + 1}`
-    const m = lineRx.exec(line)
-    if (m === null) {
+    const m = parseLine(line)
+    if (m === undefined) {
       errors.push(`${intro}: parse error (line was "${line}")`)
       continue
     }
-    const key = m[1]!
-    const value = m[2]!
+    const { key, value } = m
     if (key === 'ENTITY') {
       close()
       current = { id: value, actionVerb: Entity.defaultVerb, actionReason: '', sources: [], info: [], line: idx + 1 }
@@ -76,5 +74,19 @@ export const print = (e: Entity.Entity): string =>
     ...e.info.map((l) => `${l.key}: ${l.value}`),
   ].join('\n') + '\n'
 
-/** Go's strings.TrimSpace (ASCII white space, and the Unicode spaces Go also trims). */
-const goTrim = (s: string): string => s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu, '')
+/**
+ * One line of a report as Holo's Go regexp `^\s*([^:]+): (.+)\s*$` reads it (`\s` is ASCII white
+ * space, `.` anything but "\n", and the greedy value keeps trailing white space): its key and
+ * value, or undefined where that regexp does not match. Read by hand, in time linear in the line:
+ * as a JavaScript regexp, the leading `\s*` and the key both take spaces, so a long line of spaces
+ * without a colon backtracks through every split of it (quadratic).
+ */
+export const parseLine = (line: string): { readonly key: string; readonly value: string } | undefined => {
+  // the key holds no colon, so it ends at the first one, which ": " and a value without "\n" follow
+  const colon = line.indexOf(':')
+  if (colon < 1 || line.charCodeAt(colon + 1) !== 0x20 || colon + 2 === line.length || line.includes('\n', colon + 2)) return undefined
+  let start = 0
+  while (start < colon && WhiteSpace.goRegexp(line.charCodeAt(start))) start++
+  // the key is at least one character: `\s*` gives back its last one when all before the colon is white space
+  return { key: line.slice(start === colon ? colon - 1 : start, colon), value: line.slice(colon + 2) }
+}

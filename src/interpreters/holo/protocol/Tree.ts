@@ -7,6 +7,7 @@
 // or its mode is not 0755. Lines are read as bash's `read` reads them (without -r): a backslash
 // escapes the next character and a backslash at the end of a line joins the next line.
 import * as E from 'fp-ts/lib/Either.js'
+import * as WhiteSpace from '../../../core/WhiteSpace.js'
 
 // model
 
@@ -55,9 +56,10 @@ export const parse = (text: string): E.Either<string, ReadonlyArray<Entry>> => {
   for (;;) {
     const header = next()
     if (header === undefined) break
-    const words = header.replace(/^[ \t]+|[ \t]+$/gu, '').split(/[ \t]+/u)
+    // blanks are trimmed by index: the regex `[ \t]+$` is quadratic in a run of blanks inside the line (WhiteSpace.ts)
+    const words = WhiteSpace.trim(header, WhiteSpace.blank).split(/[ \t]+/u)
     const [type, mode] = words
-    const path = header.replace(/^[ \t]*[^ \t]+[ \t]+[^ \t]+[ \t]*/u, '').replace(/[ \t]+$/u, '')
+    const path = WhiteSpace.trimEnd(header.replace(/^[ \t]*[^ \t]+[ \t]+[^ \t]+[ \t]*/u, ''), WhiteSpace.blank)
     if (words.length === 1 && type === '') continue
     if (type === undefined || mode === undefined || words.length < 3 || path === '') return fail('unexpected end of entry header')
     if (path.startsWith('/')) return fail('absolute path not allowed in entry header')
@@ -72,7 +74,8 @@ export const parse = (text: string): E.Either<string, ReadonlyArray<Entry>> => {
       }
       entries.push({ _tag: 'File', mode, path, content: lines.join('') })
     } else if (type === 'symlink') {
-      const target = next()?.replace(/^[ \t]+|[ \t]+$/gu, '')
+      const symlink = next()
+      const target = symlink === undefined ? undefined : WhiteSpace.trim(symlink, WhiteSpace.blank)
       if (target === undefined) return fail('unexpected end of input')
       if (target === '') return fail('missing symlink target')
       const sep = next()

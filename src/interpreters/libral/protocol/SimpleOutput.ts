@@ -37,7 +37,8 @@ export const entries = (text: string): E.Either<string, Reply.Reply<ReadonlyArra
   if (err >= 0) {
     const end = lines.findIndex((l, i) => i > err && l === 'ral_eom')
     const first = valueOf(lines[err]!)
-    const message = [first, ...raw.slice(err + 1, end < 0 ? raw.length : end).map((l) => l.replace(/\s+$/, ''))].join('\n').trim()
+    // trimEnd strips what `\s+$` did (white space and line terminators), in one walk from the end: the regex is quadratic in a run of white space inside a line
+    const message = [first, ...raw.slice(err + 1, end < 0 ? raw.length : end).map((l) => l.trimEnd())].join('\n').trim()
     if (end < 0) return E.left(`ral_error on line ${err + 1} is not closed by a ral_eom line (message: ${JSON.stringify(message)})`)
     return E.right(Reply.error(message))
   }

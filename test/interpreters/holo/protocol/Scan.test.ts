@@ -101,3 +101,104 @@ describe('selectors', () => {
     expect([...Entity.selectors(e)].sort()).toEqual(['/usr/share/holo/files/x', '/usr/share/holo/generators/gen.sh', '/usr/share/holo/generators/gen.sh::files/y', 'file:/etc/x', 'files'])
   })
 })
+
+// The parser before it read lines by hand, kept as the model: Go's strings.TrimSpace as a regex,
+// and Holo's line regex `^\s*([^:]+): (.+)\s*$` as JavaScript wrote it. Both are quadratic on long
+// runs of white space, which is why they were replaced; on every other input the two must agree.
+const modelLineRx = /^[\t\n\f\r ]*([^:]+): ([^\n]+)$/u
+const modelTrim = (s: string): string => s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu, '')
+const modelParse = (id: string, stdout: string): E.Either<ReadonlyArray<string>, ReadonlyArray<Entity.Entity>> => {
+  if (stdout.length > Scan.maxOutput) return E.left([`error in scan report of ${id}: it is longer than ${Scan.maxOutput} bytes`])
+  const errors: string[] = []
+  const result: Entity.Entity[] = []
+  type Mutable = { id: string; actionVerb: string; actionReason: string; sources: string[]; info: Entity.InfoLine[] }
+  let current: Mutable | undefined
+  const ids = new Map<string, number>()
+  const close = (): void => {
+    if (current !== undefined) result.push(Entity.make({ plugin: id, ...current }))
+  }
+  for (const [idx, line] of modelTrim(stdout).split('\n').entries()) {
+    if (line === '') continue
+    const intro = `error in scan report of ${id}, line ${idx + 1}`
+    const m = modelLineRx.exec(line)
+    if (m === null) {
+      errors.push(`${intro}: parse error (line was "${line}")`)
+      continue
+    }
+    const key = m[1]!
+    const value = m[2]!
+    if (key === 'ENTITY') {
+      close()
+      current = { id: value, actionVerb: Entity.defaultVerb, actionReason: '', sources: [], info: [] }
+      if (/^(\/|\.\.?\/|\.\.?$)/u.test(value)) errors.push(`${intro}: the entity ID "${value}" looks like a file system path, which the plugin interface forbids`)
+      const first = ids.get(value)
+      if (first !== undefined) errors.push(`${intro}: entity "${value}" was already reported at line ${first}`)
+      else ids.set(value, idx + 1)
+    } else if (current === undefined) {
+      errors.push(`${intro}: expected entity ID, found attribute "${line}"`)
+    } else if (key === 'SOURCE') {
+      current.sources.push(value)
+    } else if (key === 'ACTION') {
+      const a = /^([^()]+) \(([^\n]+)\)$/u.exec(value)
+      current.actionVerb = a === null ? value : a[1]!
+      current.actionReason = a === null ? '' : a[2]!
+    } else {
+      current.info.push({ key, value })
+    }
+  }
+  close()
+  if (errors.length > 0) return E.left(errors)
+  return E.right([...result].sort((a, b) => Entity.compareIds(a.id, b.id)))
+}
+
+/** Text that mixes white space of every kind (often in runs), colons, ": ", newlines, the keys Holo knows, and surrogates. */
+const mixedText = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(' ', '\t', '\n', '\v', '\f', '\r', '\u0085', '\u00a0', '\u3000', '\ufeff'),
+      fc.constantFrom(':', ': ', 'a', 'b:c', 'ENTITY: ', 'SOURCE: ', 'ACTION: ', 'x (y)', '\ud83d\ude00', '\ud800', '/'),
+      fc.tuple(fc.constantFrom(' ', '\t', '\n', ':'), fc.integer({ min: 2, max: 10 })).map(([c, n]) => c.repeat(n)),
+    ),
+    { maxLength: 40 },
+  )
+  .map((parts) => parts.join(''))
+
+describe('scan reports with long runs of white space (read in linear time, as the regexes read them)', () => {
+  // lines: the same text, mostly without its newlines (a line of a report has none, and one with a newline never matches)
+  const mixedLine = fc.oneof(mixedText.map((s) => s.replace(/\n/gu, '')), mixedText)
+  test.prop([mixedLine], { numRuns: 1000 })('parseLine reads a line as the line regex does', (line) => {
+    const m = modelLineRx.exec(line)
+    expect(Scan.parseLine(line)).toEqual(m === null ? undefined : { key: m[1], value: m[2] })
+  })
+
+  test.prop([mixedText])('parse reads a report as the regex-based parser did', (text) => {
+    expect(Scan.parse('p', text)).toEqual(modelParse('p', text))
+  })
+
+  it('reads a line whose key is all white space as the regex does: the key is its last character', () => {
+    expect(Scan.parseLine('  \t: v')).toEqual({ key: '\t', value: 'v' })
+    expect(Scan.parseLine(': v')).toBeUndefined()
+    expect(Scan.parseLine(' \tk ey : v  ')).toEqual({ key: 'k ey ', value: 'v  ' })
+    expect(Scan.parseLine('k: ')).toBeUndefined()
+    expect(Scan.parseLine('k:v: w')).toBeUndefined()
+  })
+
+  it('refuses a line of 200,000 spaces between two entities, as Holo does, naming the line', () => {
+    const spaces = ' '.repeat(200_000)
+    expect(Scan.parse('p', `ENTITY: a\n${spaces}\nENTITY: b\n`)).toEqual(E.left([`error in scan report of p, line 2: parse error (line was "${spaces}")`]))
+  })
+
+  it('reads a report with 200,000 newlines between two entities', () => {
+    expect(E.map((es: ReadonlyArray<Entity.Entity>) => es.map((e) => e.id))(Scan.parse('p', `\n\nENTITY: a\n${'\n'.repeat(200_000)}ENTITY: b\n\n`))).toEqual(E.right(['a', 'b']))
+  })
+
+  it('refuses a line of 200,000 spaces without a colon, naming the line', () => {
+    const line = `${' '.repeat(200_000)}x`
+    expect(Scan.parse('p', `ENTITY: a\n${line}\n`)).toEqual(E.left([`error in scan report of p, line 2: parse error (line was "${line}")`]))
+  })
+
+  it('reads a key after 200,000 spaces and a value with 200,000 spaces inside', () => {
+    const value = `v${' '.repeat(200_000)}w`
+    expect(Scan.parseLine(`${' '.repeat(200_000)}key: ${value}`)).toEqual({ key: 'key', value })
+  })
+})
