@@ -9,9 +9,10 @@ import { maxSize, RegexError, rxFail, sizeOf, type Assertion, type Re } from './
 
 export { hexValue } from './Syntax.js'
 
-/** A compiled regular expression: `test` says whether it matches anywhere in a string. */
+/** A compiled regular expression: `test` says whether it matches anywhere in a string; `size` is its count of NFA states (what it costs to keep). */
 export interface Regex {
   readonly source: string
+  readonly size: number
   readonly test: (s: string) => boolean
 }
 
@@ -21,134 +22,160 @@ export const compileRegex = (pattern: string): E.Either<string, Regex> => {
     const tree = parseRegex(pattern)
     if (sizeOf(tree) > maxSize) rxFail('expression too large', pattern)
     const nfa = compileNfa(tree)
-    return E.right(Object.freeze({ source: pattern, test: (s: string) => run(nfa, s) }))
+    return E.right(Object.freeze({ source: pattern, size: nfa.kind.length, test: (s: string) => run(nfa, s) }))
   } catch (e) {
     if (e instanceof RegexError) return E.left(e.message)
     throw e
   }
 }
 
-// The NFA: parallel arrays indexed by state; `out2` only for splits.
+// The NFA: typed arrays indexed by state, about nine bytes a state, so a pattern of Go's largest
+// size (millions of states) stays some tens of megabytes. `arg` is a split's second successor, a
+// char's index into `preds` or an assertion's index into `assertions`; `next` is the successor.
+const CHAR = 0
+const SPLIT = 1
+const ASSERT = 2
+const MATCH = 3
+const assertions: ReadonlyArray<Assertion> = ['bol', 'eol', 'bot', 'eot', 'wb', 'nwb']
+
 interface Nfa {
-  readonly kind: number[] // 0 char, 1 split, 2 assert, 3 empty, 4 match
-  readonly pred: (Pred | undefined)[]
-  readonly assertion: (Assertion | undefined)[]
-  readonly out1: number[]
-  readonly out2: number[]
-  start: number
+  readonly kind: Uint8Array
+  readonly next: Int32Array
+  readonly arg: Int32Array
+  readonly preds: ReadonlyArray<Pred>
+  readonly start: number
+}
+
+// The number of states `compileNfa` makes for a tree, not counting the match state. It is at most
+// Go's size (sizeOf), which the caller has checked against maxSize.
+const stateCount = (re: Re): number => {
+  switch (re.t) {
+    case 'empty':
+      return 0
+    case 'char':
+    case 'assert':
+      return 1
+    case 'cat':
+      return re.xs.reduce((n, x) => n + stateCount(x), 0)
+    case 'alt':
+      return re.xs.reduce((n, x) => n + stateCount(x), re.xs.length - 1)
+    case 'rep': {
+      const one = stateCount(re.x)
+      return re.max < 0 ? one * Math.max(re.min, 1) + 1 : one * re.max + (re.max - re.min)
+    }
+  }
 }
 
 const compileNfa = (tree: Re): Nfa => {
-  const nfa: Nfa = { kind: [], pred: [], assertion: [], out1: [], out2: [], start: 0 }
-  const add = (kind: number, pred?: Pred, a?: Assertion): number => {
-    nfa.kind.push(kind)
-    nfa.pred.push(pred)
-    nfa.assertion.push(a)
-    nfa.out1.push(-1)
-    nfa.out2.push(-1)
-    return nfa.kind.length - 1
+  const total = stateCount(tree) + 1
+  const kind = new Uint8Array(total)
+  const next = new Int32Array(total).fill(-1)
+  const arg = new Int32Array(total).fill(-1)
+  const preds: Pred[] = []
+  const predIndex = new Map<Pred, number>()
+  let count = 0
+  const add = (k: number, out: number, a: number): number => {
+    kind[count] = k
+    next[count] = out
+    arg[count] = a
+    return count++
   }
-  // Builds `re` so that it continues to `next`; returns its entry state.
-  const build = (re: Re, next: number): number => {
+  const predOf = (p: Pred): number => {
+    let k = predIndex.get(p)
+    if (k === undefined) {
+      k = preds.push(p) - 1
+      predIndex.set(p, k)
+    }
+    return k
+  }
+  // Builds `re` so that it continues to `out`; returns its entry state.
+  const build = (re: Re, out: number): number => {
     switch (re.t) {
       case 'empty':
-        return next
-      case 'char': {
-        const s = add(0, re.p)
-        nfa.out1[s] = next
-        return s
-      }
-      case 'assert': {
-        const s = add(2, undefined, re.a)
-        nfa.out1[s] = next
-        return s
-      }
+        return out
+      case 'char':
+        return add(CHAR, out, predOf(re.p))
+      case 'assert':
+        return add(ASSERT, out, assertions.indexOf(re.a))
       case 'cat': {
-        let entry = next
+        let entry = out
         for (let k = re.xs.length - 1; k >= 0; k--) entry = build(re.xs[k]!, entry)
         return entry
       }
       case 'alt': {
-        let entry = build(re.xs[re.xs.length - 1]!, next)
-        for (let k = re.xs.length - 2; k >= 0; k--) {
-          const s = add(1)
-          nfa.out1[s] = build(re.xs[k]!, next)
-          nfa.out2[s] = entry
-          entry = s
-        }
+        let entry = build(re.xs[re.xs.length - 1]!, out)
+        for (let k = re.xs.length - 2; k >= 0; k--) entry = add(SPLIT, build(re.xs[k]!, out), entry)
         return entry
       }
       case 'rep': {
-        let entry = next
+        let entry = out
+        let copies = re.min
         if (re.max < 0) {
-          const loop = add(1)
-          nfa.out1[loop] = build(re.x, loop)
-          nfa.out2[loop] = next
-          entry = loop
+          // x{n,}: n - 1 copies of x, then one whose end is a split looping back to it (x* enters at
+          // the split). So x+ costs one copy, as Go counts it, and (x+)+ does not double per level.
+          const loop = add(SPLIT, -1, out)
+          const body = build(re.x, loop)
+          next[loop] = body
+          entry = re.min === 0 ? loop : body
+          copies = Math.max(re.min - 1, 0)
         } else {
-          for (let k = 0; k < re.max - re.min; k++) {
-            const s = add(1)
-            nfa.out1[s] = build(re.x, entry)
-            nfa.out2[s] = next
-            entry = s
-          }
+          for (let k = 0; k < re.max - re.min; k++) entry = add(SPLIT, build(re.x, entry), out)
         }
-        for (let k = 0; k < re.min; k++) entry = build(re.x, entry)
+        for (let k = 0; k < copies; k++) entry = build(re.x, entry)
         return entry
       }
     }
   }
-  const match = add(4)
-  nfa.start = build(tree, match)
-  return nfa
+  const match = add(MATCH, -1, -1)
+  const start = build(tree, match)
+  return { kind, next, arg, preds, start }
 }
 
 const isWordChar = (cp: number | undefined): boolean =>
   cp !== undefined && ((cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122) || cp === 95)
 
 const run = (nfa: Nfa, input: string): boolean => {
+  const { kind, next, arg, preds } = nfa
   const cps = Array.from(input, (c) => c.codePointAt(0)!)
-  const mark = new Int32Array(nfa.kind.length).fill(-1)
+  const mark = new Int32Array(kind.length).fill(-1)
   const holds = (a: Assertion, pos: number): boolean => {
-    const prev = cps[pos - 1]
-    const next = cps[pos]
+    const before = cps[pos - 1]
+    const after = cps[pos]
     switch (a) {
       case 'bot':
         return pos === 0
       case 'eot':
         return pos === cps.length
       case 'bol':
-        return pos === 0 || prev === 10
+        return pos === 0 || before === 10
       case 'eol':
-        return pos === cps.length || next === 10
+        return pos === cps.length || after === 10
       case 'wb':
-        return isWordChar(prev) !== isWordChar(next)
+        return isWordChar(before) !== isWordChar(after)
       case 'nwb':
-        return isWordChar(prev) === isWordChar(next)
+        return isWordChar(before) === isWordChar(after)
     }
   }
+  const stack: number[] = []
   // Adds a state and everything reachable from it without reading a character.
   const addState = (list: number[], start: number, pos: number): boolean => {
-    const stack = [start]
+    stack.push(start)
     let matched = false
     while (stack.length > 0) {
       const s = stack.pop()!
       if (s < 0 || mark[s] === pos) continue
       mark[s] = pos
-      switch (nfa.kind[s]) {
-        case 0:
+      switch (kind[s]) {
+        case CHAR:
           list.push(s)
           break
-        case 1:
-          stack.push(nfa.out2[s]!, nfa.out1[s]!)
+        case SPLIT:
+          stack.push(arg[s]!, next[s]!)
           break
-        case 2:
-          if (holds(nfa.assertion[s]!, pos)) stack.push(nfa.out1[s]!)
+        case ASSERT:
+          if (holds(assertions[arg[s]!]!, pos)) stack.push(next[s]!)
           break
-        case 3:
-          stack.push(nfa.out1[s]!)
-          break
-        case 4:
+        case MATCH:
           matched = true
           break
       }
@@ -156,14 +183,17 @@ const run = (nfa: Nfa, input: string): boolean => {
     return matched
   }
   let current: number[] = []
+  let following: number[] = []
   for (let pos = 0; ; pos++) {
     if (addState(current, nfa.start, pos)) return true
     if (pos === cps.length) return false
     const cp = cps[pos]!
-    const next: number[] = []
     let matched = false
-    for (const s of current) if (nfa.pred[s]!(cp) && addState(next, nfa.out1[s]!, pos + 1)) matched = true
+    for (const s of current) if (preds[arg[s]!]!(cp) && addState(following, next[s]!, pos + 1)) matched = true
     if (matched) return true
-    current = next
+    const done = current
+    current = following
+    following = done
+    following.length = 0
   }
 }

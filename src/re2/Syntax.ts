@@ -1,6 +1,6 @@
 // Syntax: Go's regular expression syntax (regexp/syntax with Perl flags) parsed into a tree,
 // with Go's error messages and limits.
-import { folded, isAlnum, negate, perlGroups, posixGroups, range, ranges, union, unicodeTable, type Pred } from './Classes.js'
+import { complement, fold, folded, fromRanges, isAlnum, negate, perlGroups, posixGroups, range, toPred, union, unicodeTable, withTables, type CharSet, type Pred } from './Classes.js'
 import { maxNesting, maxRepeat, rxFail, type Flags, type Re } from './Tree.js'
 import * as Append from '../core/Append.js'
 
@@ -18,16 +18,17 @@ export const parseRegex = (pattern: string): Re => {
 
   const literal = (c: string): Re => {
     const cp = c.codePointAt(0)!
-    const p: Pred = (x) => x === cp
-    return { t: 'char', p: flags.fold ? folded(p) : p }
+    return { t: 'char', p: flags.fold ? toPred(fold(range(cp, cp))) : (x) => x === cp }
   }
-  const group = (rs: ReadonlyArray<readonly [number, number]>, negated: boolean): Pred => {
-    const p = flags.fold ? folded(ranges(rs)) : ranges(rs)
-    return negated ? negate(p) : p
+  // A class item as Go reads it: folded under (?i) first, then negated.
+  const item = (set: CharSet, negated: boolean): CharSet => {
+    const p = flags.fold ? fold(set) : set
+    return negated ? complement(p) : p
   }
 
-  // \pN, \p{Name}, \PN, \p{^Name}; undefined when the text is not one.
-  const unicodeClass = (): Pred | undefined => {
+  // \pN, \p{Name}, \PN, \p{^Name}, and a key that is the same for the same table, negation and
+  // flags; undefined when the text is not one.
+  const unicodeClass = (): { readonly key: string; readonly p: Pred } | undefined => {
     if (peek() !== '\\' || (peek(1) !== 'p' && peek(1) !== 'P')) return undefined
     const start = i
     let negated = peek(1) === 'P'
@@ -49,16 +50,16 @@ export const parseRegex = (pattern: string): Re => {
     const table = unicodeTable(name)
     if (table === undefined) rxFail('invalid character class range', text(start))
     const p = flags.fold ? folded(table!) : table!
-    return negated ? negate(p) : p
+    return { key: `${negated ? '^' : ''}${flags.fold ? 'i' : ''}${name}`, p: negated ? negate(p) : p }
   }
 
-  const perlClass = (): Pred | undefined => {
+  const perlClass = (): CharSet | undefined => {
     const c = peek(1)
     if (peek() !== '\\' || c === undefined) return undefined
     const g = perlGroups[c.toLowerCase()]
     if (g === undefined || !'dDsSwW'.includes(c)) return undefined
     i += 2
-    return group(g, c === c.toUpperCase())
+    return item(fromRanges(g), c === c.toUpperCase())
   }
 
   const escape = (): number => {
@@ -125,7 +126,8 @@ export const parseRegex = (pattern: string): Re => {
       negated = true
       i += 1
     }
-    const items: Pred[] = []
+    const items: CharSet[] = []
+    const tables = new Map<string, Pred>()
     let first = true
     while (peek() !== ']' || first) {
       first = false
@@ -138,14 +140,14 @@ export const parseRegex = (pattern: string): Re => {
           const neg = inner.startsWith('^')
           const g = posixGroups[neg ? inner.slice(1) : inner]
           if (g === undefined) rxFail('invalid character class range', name)
-          items.push(group(g!, neg))
+          items.push(item(fromRanges(g!), neg))
           i += Array.from(name).length
           continue
         }
       }
       const u = unicodeClass()
       if (u !== undefined) {
-        items.push(u)
+        tables.set(u.key, u.p)
         continue
       }
       const perl = perlClass()
@@ -161,11 +163,10 @@ export const parseRegex = (pattern: string): Re => {
         hi = classChar(whole)
         if (hi < lo) rxFail('invalid character class range', text(start))
       }
-      items.push(flags.fold ? folded(range(lo, hi)) : range(lo, hi))
+      items.push(item(range(lo, hi), false))
     }
     i += 1
-    const p = items.length === 0 ? () => false : union(items)
-    return { t: 'char', p: negated ? negate(p) : p }
+    return { t: 'char', p: withTables(union(items), [...tables.values()], negated) }
   }
 
   // {n}, {n,}, {n,m}: the bounds and the index after '}', or undefined when it is a literal '{'.
@@ -347,9 +348,9 @@ export const parseRegex = (pattern: string): Re => {
           return lits
         }
         const u = unicodeClass()
-        if (u !== undefined) return [{ t: 'char', p: u }]
+        if (u !== undefined) return [{ t: 'char', p: u.p }]
         const perl = perlClass()
-        if (perl !== undefined) return [{ t: 'char', p: perl }]
+        if (perl !== undefined) return [{ t: 'char', p: toPred(perl) }]
         return [literal(String.fromCodePoint(escape()))]
       }
       default:
