@@ -16,12 +16,30 @@ export interface Regex {
   readonly test: (s: string) => boolean
 }
 
+/**
+ * The work of compiling and matching (states made, and states visited while matching), for a
+ * caller that bounds it: an expression's budget sets `limit` to what it has left around one
+ * `matches` and reads `done` after. Past the limit, compiling or matching stops with `Exhausted`.
+ * Matching is linear in the text, but times the automaton's states: a pattern of a million states
+ * over a long text is hours of linear work. Everyone else leaves the limit unbounded.
+ */
+export const meter = { done: 0, limit: Number.POSITIVE_INFINITY }
+
+/** Thrown when `meter.limit` is passed. */
+export class Exhausted extends Error {
+  constructor() {
+    super('the regular expression took more work than was left')
+  }
+}
+
 /** Compiles a pattern as Go's regexp.Compile does, or gives Go's error message. */
 export const compileRegex = (pattern: string): E.Either<string, Regex> => {
   try {
     const tree = parseRegex(pattern)
     if (sizeOf(tree) > maxSize) rxFail('expression too large', pattern)
     const nfa = compileNfa(tree)
+    meter.done += nfa.kind.length
+    if (meter.done > meter.limit) throw new Exhausted()
     return E.right(Object.freeze({ source: pattern, size: nfa.kind.length, test: (s: string) => run(nfa, s) }))
   } catch (e) {
     if (e instanceof RegexError) return E.left(e.message)
@@ -165,6 +183,7 @@ const run = (nfa: Nfa, input: string): boolean => {
       const s = stack.pop()!
       if (s < 0 || mark[s] === pos) continue
       mark[s] = pos
+      if (++meter.done > meter.limit) throw new Exhausted()
       switch (kind[s]) {
         case CHAR:
           list.push(s)

@@ -11,6 +11,7 @@ import * as Checked from './Checked.js'
 import * as ExprError from './ExprError.js'
 import * as Operators from './Operators.js'
 import * as Predicates from './Predicates.js'
+import * as Re2 from '../../re2/Re2.js'
 import * as Shape from './Shape.js'
 import * as TemplateSyntax from './TemplateSyntax.js'
 import { State, type R } from './EvalState.js'
@@ -161,8 +162,26 @@ const builds = (n: Node): boolean => n._tag === 'Array' || n._tag === 'Map' || n
 /** Charges work to the evaluation, refusing it past the budget. */
 const charge = (state: State, work: number, n: Node): void => {
   state.work += work
-  if (state.work > Budget.maxWork) fail(`the expression does more than the limit of ${Budget.maxWork} units of work (a character is one, a list's item or a map's entry ${Budget.partWork})`, n.at)
+  if (state.work > Budget.maxWork) fail(workLimit, n.at)
 }
+
+/** Runs a `matches`, its compiling and matching bounded by the work left and charged what they did (Re2.meter: a unit a state). */
+const metered = <A>(state: State, n: Node, f: () => A): A => {
+  Re2.meter.done = 0
+  Re2.meter.limit = Budget.maxWork - state.work
+  try {
+    return f()
+  } catch (e) {
+    if (e instanceof Re2.Exhausted) return fail(workLimit, n.at)
+    throw e
+  } finally {
+    state.work += Re2.meter.done
+    Re2.meter.done = 0
+    Re2.meter.limit = Number.POSITIVE_INFINITY
+  }
+}
+
+const workLimit = `the expression does more than the limit of ${Budget.maxWork} units of work (a character is one, a list's item or a map's entry ${Budget.partWork}, a regular expression's state visited one)`
 
 /** What reading a value whole costs (an operator comparing or searching it): its characters, or its parts. */
 const readWork = (v: Value.Value): number => (typeof v === 'string' ? v.length : typeof v === 'object' && v !== null && !(v instanceof Value.Time) ? Budget.partWork * (1 + Shape.of(v).parts) : 0)
@@ -300,7 +319,7 @@ const binaryStep = (n: Binary, left: R, state: State): R => {
       const l = state.use(left)
       const r = use(n.right)
       charge(state, readWork(l) + readWork(r), n)
-      const v = orFail(Operators.binary(n.op, l, r), n.at)
+      const v = orFail(n.op === 'matches' ? metered(state, n, () => Operators.binary(n.op, l, r)) : Operators.binary(n.op, l, r), n.at)
       return { value: n.negated ? !v : v }
     }
   }

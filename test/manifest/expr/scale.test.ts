@@ -11,6 +11,7 @@ import * as Builtins from '../../../src/manifest/expr/Builtins.js'
 import * as Lookup from '../../../src/manifest/expr/Lookup.js'
 import * as Shape from '../../../src/manifest/expr/Shape.js'
 import * as Value from '../../../src/manifest/expr/Value.js'
+import * as Re2 from '../../../src/re2/Re2.js'
 
 const refusal = (src: string, data: unknown = {}): string => {
   const r = Expr.run(src, Evaluate.env({ data }))
@@ -126,5 +127,29 @@ describe('upper and lower', () => {
 
   test.prop([fc.string({ unit: fc.constantFrom('a', 'Z', 'ß', 'ǅ', 'İ', 'ﬀ', '😀', '\x7f', ' '), maxLength: 40 }), fc.boolean()])('map as one code point at a time did, ASCII or not (law)', (s, up) => {
     expect(Builtins.mapCase(s, up)).toBe(each(s, up))
+  })
+})
+
+describe('matches within the budget', () => {
+  it('meters the states a match visits, and stops past the limit it is given', () => {
+    const re = Re2.compileRegex('(.*){100}b')
+    if (re._tag === 'Left') throw new Error(re.left)
+    Re2.meter.limit = 50_000
+    try {
+      expect(() => re.right.test('a'.repeat(1000))).toThrow(Re2.Exhausted)
+    } finally {
+      Re2.meter.limit = Number.POSITIVE_INFINITY
+      Re2.meter.done = 0
+    }
+    expect(re.right.test('a'.repeat(1000))).toBe(false)
+    expect(Re2.meter.limit).toBe(Number.POSITIVE_INFINITY)
+  })
+
+  it('stops a match of a large automaton over a long text at the work limit, and leaves later ones unbounded', () => {
+    // seven comparisons of two 16 Mi texts use most of the budget first, so that the match passes the rest soon
+    const data = { s: 'a'.repeat(200_000), t: 'x'.repeat(16 * 1024 * 1024) }
+    expect(refusal('count(1..7, Data.t == Data.t) > 0 && Data.s matches "(.*){1000}b"', data)).toMatch(`more than the limit of ${Budget.maxWork} units of work`)
+    expect(Re2.meter.limit).toBe(Number.POSITIVE_INFINITY)
+    expect(value('Data.s matches "^a+$"', { s: 'a'.repeat(200_000) })).toBe(true)
   })
 })
