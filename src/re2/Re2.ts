@@ -66,23 +66,7 @@ interface Nfa {
 
 // The number of states `compileNfa` makes for a tree, not counting the match state. It is at most
 // Go's size (sizeOf), which the caller has checked against maxSize.
-const stateCount = (re: Re): number => {
-  switch (re.t) {
-    case 'empty':
-      return 0
-    case 'char':
-    case 'assert':
-      return 1
-    case 'cat':
-      return re.xs.reduce((n, x) => n + stateCount(x), 0)
-    case 'alt':
-      return re.xs.reduce((n, x) => n + stateCount(x), re.xs.length - 1)
-    case 'rep': {
-      const one = stateCount(re.x)
-      return re.max < 0 ? one * Math.max(re.min, 1) + 1 : one * re.max + (re.max - re.min)
-    }
-  }
-}
+const stateCount = (re: Re): number => sizeOf(re, 0)
 
 const compileNfa = (tree: Re): Nfa => {
   const total = stateCount(tree) + 1

@@ -32,19 +32,23 @@ export const rxFail = (code: string, expr: string): never => {
   throw new RegexError(`error parsing regexp: ${code}: \`${expr}\``)
 }
 
-/** The size of a tree, as Go counts it against its limit. */
-export const sizeOf = (re: Re): number => {
+/**
+ * The size of a tree, as Go counts it against its limit; with `empty` 0, the exact count of the
+ * states our automaton makes of it (an empty tree makes none, where Go counts one).
+ */
+export const sizeOf = (re: Re, empty: 0 | 1 = 1): number => {
   switch (re.t) {
     case 'empty':
+      return empty
     case 'char':
     case 'assert':
       return 1
     case 'cat':
-      return re.xs.reduce((n, x) => n + sizeOf(x), 0)
+      return re.xs.reduce((n, x) => n + sizeOf(x, empty), 0)
     case 'alt':
-      return re.xs.reduce((n, x) => n + sizeOf(x), re.xs.length - 1)
+      return re.xs.reduce((n, x) => n + sizeOf(x, empty), re.xs.length - 1)
     case 'rep': {
-      const one = sizeOf(re.x)
+      const one = sizeOf(re.x, empty)
       return re.max < 0 ? one * Math.max(re.min, 1) + 1 : one * re.max + (re.max - re.min)
     }
   }
