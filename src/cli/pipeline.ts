@@ -20,6 +20,7 @@ import type { Session } from '../interpreters/libral/Session.js'
 import type * as Interpreters from '../interpreters/families.js'
 import * as Types from '../types/registry.js'
 import * as Value from '../manifest/expr/Value.js'
+import * as Held from './held.js'
 import * as Sensitive from './sensitive.js'
 
 /** Reads a host input file as bytes (regular files only, bounded), with errors as faults. */
@@ -229,15 +230,6 @@ const hideIn =
   (d: Diagnostic.Diagnostic): Diagnostic.Diagnostic =>
     secrets.length === 0 ? d : Diagnostic.make(d.code, Resolve.hide(secrets, d.message), { at: d.at, resource: d.resource === undefined ? undefined : Resolve.hide(secrets, d.resource), hint: d.hint === undefined ? undefined : Resolve.hide(secrets, d.hint) })
 
-/** Hides the sensitive values of the references from a text (shown as `[sensitive]`). */
-export const hideSensitive =
-  (resolved: ReadonlyArray<Resolve.Resolved>) =>
-  (text: string): string =>
-    Resolve.hide(
-      resolved.filter((r) => r.sensitive).flatMap((r) => Resolve.texts(r.value)),
-      text,
-    )
-
 /** compileManifest, with the references resolved: a compile error or warning never quotes a sensitive value. */
 export const compileResolved = async (
   manifestPath: string,
@@ -266,6 +258,7 @@ export const compileResolved = async (
   const hiera: Compile.Inputs['hiera'] = h === undefined ? undefined : { ...h, ...(hieraTree !== undefined ? { tree: hieraTree.right.node } : {}) }
   const resolved = [...resolvedTree.right.resolved, ...(hieraTree !== undefined ? hieraTree.right.resolved : [])]
   const secrets = resolved.filter((r) => r.sensitive).flatMap((r) => Resolve.texts(r.value))
+  Held.hold(secrets)
   const hide = hideIn(secrets)
   const factValues = await factsFor(text.right, machine, facts, local)
   if (E.isLeft(factValues)) return factValues

@@ -9,6 +9,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import type { Position } from '../core/Position.js'
 import * as Fault from '../core/Fault.js'
+import * as Literals from '../core/Literals.js'
 import * as Terminal from '../core/Terminal.js'
 import * as Json from '../manifest/expr/Json.js'
 import * as Node from '../manifest/Node.js'
@@ -187,9 +188,23 @@ const reference = async (n: Node.MapNode, plugin: Node.Entry, resolvers: Resolve
   return result
 }
 
-/** A message with every sensitive text in it replaced by `[sensitive]`, longest first. */
-export const hide = (secrets: ReadonlyArray<string>, message: string): string =>
-  [...new Set(secrets)].filter((x) => x !== '').sort((a, b) => b.length - a.length).reduce((m, x) => m.split(x).join('[sensitive]'), message)
+/**
+ * A message with every sensitive text in it replaced by `[sensitive]`, longest first, each in the
+ * message as the longer ones left it. The texts are prepared once per list: one secret of many
+ * lines is thousands of texts, and a report hides every string it prints, so a message none of
+ * them is in is found so at once (core/Literals.ts) and given back as it is.
+ */
+export const hide = (secrets: ReadonlyArray<string>, message: string): string => {
+  let p = prepared.get(secrets)
+  if (p === undefined) {
+    const longestFirst = [...new Set(secrets)].filter((x) => x !== '').sort((a, b) => b.length - a.length)
+    prepared.set(secrets, (p = { longestFirst, literals: Literals.compile(longestFirst) }))
+  }
+  if (p.literals === undefined || Literals.matches(p.literals, message).length === 0) return message
+  return p.longestFirst.reduce((m, x) => (m.includes(x) ? m.split(x).join('[sensitive]') : m), message)
+}
+
+const prepared = new WeakMap<ReadonlyArray<string>, { readonly longestFirst: ReadonlyArray<string>; readonly literals: Literals.Literals | undefined }>()
 
 /** Runs the tasks in order (plugins are programs: one at a time, in document order), gathering every error. */
 const all = async <A>(tasks: ReadonlyArray<() => Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, A>>>): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ReadonlyArray<A>>> => {

@@ -167,6 +167,21 @@ describe('the resolve stage', () => {
     for (const l of lines) if (l.trim().length >= Resolve.minForm) expect(forms).toContain(l.trim())
   })
 
+  test.prop([fc.array(fc.string({ unit: fc.constantFrom('a', 'b', ']', 's', 'e'), minLength: 1, maxLength: 4 }), { maxLength: 6 }), fc.string({ unit: fc.constantFrom('a', 'b', ']', 's', 'e', 'x'), maxLength: 30 })])(
+    'hide replaces what splitting by each secret, longest first, replaced (the model: hide before it was prepared once per list)',
+    (secrets, message) => {
+      const model = [...new Set(secrets)].filter((x) => x !== '').sort((a, b) => b.length - a.length).reduce((m, x) => m.split(x).join('[sensitive]'), message)
+      expect(Resolve.hide(secrets, message)).toBe(model)
+    },
+  )
+
+  it('hides the lines of a secret of 3,000 lines from many messages, and leaves the others as they are', () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `Hd${i.toString(36).padStart(4, '0')}-${'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA'.slice(i % 9)}`)
+    const forms = Resolve.texts(lines.join('\n'))
+    for (let i = 0; i < 2000; i++) expect(Resolve.hide(forms, `step ${i}: nothing here`)).toBe(`step ${i}: nothing here`)
+    expect(Resolve.hide(forms, `the plugin said: ${lines[1234]} was refused`)).toBe('the plugin said: [sensitive] was refused')
+  })
+
   test.prop([fc.array(fc.string({ minLength: 1 }), { maxLength: 5 }), fc.string()])('hide leaves no secret in a message (law: nothing hidden survives)', (secrets, message) => {
     const shown = Resolve.hide(secrets, message + secrets.join(' '))
     for (const x of secrets) if (!'[sensitive]'.includes(x)) expect(shown.includes(x)).toBe(false)
