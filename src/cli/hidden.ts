@@ -27,7 +27,8 @@ export const secretsOf = (resolved: ReadonlyArray<Resolve.Resolved>): Secrets =>
 export const text = (secrets: Secrets): ((s: string) => string) => {
   if (secrets.length === 0) return (s) => s
   const forms = [...new Set(secrets.flatMap(Resolve.forms))]
-  return (s) => cutShort(forms, Resolve.hide(forms, s))
+  const hide = Resolve.hider(forms)
+  return (s) => cutShort(forms, hide(s))
 }
 
 /**

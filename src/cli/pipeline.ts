@@ -225,10 +225,11 @@ export interface Compiled {
 }
 
 /** A diagnostic with the sensitive texts in its message, hint and resource id shown as `[sensitive]`. */
-const hideIn =
-  (secrets: ReadonlyArray<string>) =>
-  (d: Diagnostic.Diagnostic): Diagnostic.Diagnostic =>
-    secrets.length === 0 ? d : Diagnostic.make(d.code, Resolve.hide(secrets, d.message), { at: d.at, resource: d.resource === undefined ? undefined : Resolve.hide(secrets, d.resource), hint: d.hint === undefined ? undefined : Resolve.hide(secrets, d.hint) })
+const hideIn = (secrets: ReadonlyArray<string>): ((d: Diagnostic.Diagnostic) => Diagnostic.Diagnostic) => {
+  if (secrets.length === 0) return (d) => d
+  const hide = Resolve.hider(secrets)
+  return (d) => Diagnostic.make(d.code, hide(d.message), { at: d.at, resource: d.resource === undefined ? undefined : hide(d.resource), hint: d.hint === undefined ? undefined : hide(d.hint) })
+}
 
 /** compileManifest, with the references resolved: a compile error or warning never quotes a sensitive value. */
 export const compileResolved = async (

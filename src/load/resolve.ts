@@ -189,22 +189,20 @@ const reference = async (n: Node.MapNode, plugin: Node.Entry, resolvers: Resolve
 }
 
 /**
- * A message with every sensitive text in it replaced by `[sensitive]`, longest first, each in the
- * message as the longer ones left it. The texts are prepared once per list: one secret of many
- * lines is thousands of texts, and a report hides every string it prints, so a message none of
- * them is in is found so at once (core/Literals.ts) and given back as it is.
+ * A hider of sensitive texts: a message with every text in it replaced by `[sensitive]`, longest
+ * first, each in the message as the longer ones left it. The texts are prepared once: one secret
+ * of many lines is thousands of texts, and a report hides every string it prints, so a message
+ * none of them is in is found so at once (core/Literals.ts) and given back as it is.
  */
-export const hide = (secrets: ReadonlyArray<string>, message: string): string => {
-  let p = prepared.get(secrets)
-  if (p === undefined) {
-    const longestFirst = [...new Set(secrets)].filter((x) => x !== '').sort((a, b) => b.length - a.length)
-    prepared.set(secrets, (p = { longestFirst, literals: Literals.compile(longestFirst) }))
-  }
-  if (p.literals === undefined || Literals.matches(p.literals, message).length === 0) return message
-  return p.longestFirst.reduce((m, x) => (m.includes(x) ? m.split(x).join('[sensitive]') : m), message)
+export const hider = (secrets: ReadonlyArray<string>): ((message: string) => string) => {
+  const longestFirst = [...new Set(secrets)].filter((x) => x !== '').sort((a, b) => b.length - a.length)
+  const literals = Literals.compile(longestFirst)
+  if (literals === undefined) return (message) => message
+  return (message) => (Literals.matches(literals, message).length === 0 ? message : longestFirst.reduce((m, x) => (m.includes(x) ? m.split(x).join('[sensitive]') : m), message))
 }
 
-const prepared = new WeakMap<ReadonlyArray<string>, { readonly longestFirst: ReadonlyArray<string>; readonly literals: Literals.Literals | undefined }>()
+/** A message with every sensitive text in it replaced by `[sensitive]` (see `hider`, for many messages). */
+export const hide = (secrets: ReadonlyArray<string>, message: string): string => hider(secrets)(message)
 
 /** Runs the tasks in order (plugins are programs: one at a time, in document order), gathering every error. */
 const all = async <A>(tasks: ReadonlyArray<() => Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, A>>>): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, ReadonlyArray<A>>> => {
