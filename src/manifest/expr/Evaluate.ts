@@ -11,11 +11,10 @@ import * as Checked from './Checked.js'
 import * as ExprError from './ExprError.js'
 import * as Operators from './Operators.js'
 import * as Predicates from './Predicates.js'
-import * as Re2 from '../../re2/Re2.js'
-import * as Shape from './Shape.js'
 import * as TemplateSyntax from './TemplateSyntax.js'
 import { State, type R } from './EvalState.js'
 import * as Value from './Value.js'
+import * as Work from './Work.js'
 
 // model
 
@@ -133,58 +132,21 @@ const variable = (name: string, state: State): R => {
 /**
  * Evaluates one node within the budget: steps counted, a result too large refused. A value a node
  * builds (a literal list or map, a call's, a slice's or an operator's result; not one it only
- * reads, from data, facts or a variable) is measured: its parts, counting shared ones each time
- * they appear, and its depth are bounded (`Shape`), and what it built is charged as work.
+ * reads, from data, facts or a variable) is measured and charged as work (Work.ts).
  */
 const evaluateNode = (n: Node, state: State): R => {
   state.steps += 1
   if (state.steps > Budget.maxSteps) return fail(`the expression takes more than ${Budget.maxSteps} steps`, n.at)
   const r = evaluateInner(n, state)
   const v = r.value
-  if (typeof v === 'string') {
-    if (v.length > Budget.maxString) return fail(`the value is longer than the limit of ${Budget.maxString} characters`, n.at)
-    if (builds(n)) charge(state, v.length, n)
-  } else if (typeof v === 'object' && v !== null && !(v instanceof Value.Time)) {
-    if (Array.isArray(v) && v.length > Budget.maxItems) return fail(`the list has more than the limit of ${Budget.maxItems} items`, n.at)
-    if (builds(n)) {
-      const shape = Shape.of(v)
-      if (shape.depth > Budget.maxDepth) return fail(`the value nests deeper than the limit of ${Budget.maxDepth} levels`, n.at)
-      if (shape.parts > Budget.maxItems) return fail(`the value holds more than the limit of ${Budget.maxItems} items (the elements and entries of its lists and maps at every level, a shared one each time it appears)`, n.at)
-      charge(state, Budget.partWork * (Array.isArray(v) ? v.length : Object.keys(v).length), n)
-    }
-  }
+  if (typeof v === 'string' && v.length > Budget.maxString) return fail(`the value is longer than the limit of ${Budget.maxString} characters`, n.at)
+  if (Array.isArray(v) && v.length > Budget.maxItems) return fail(`the list has more than the limit of ${Budget.maxItems} items`, n.at)
+  if (builds(n)) orFail(Work.charge(state, orFail(Work.ofBuilt(v), n.at)), n.at)
   return r
 }
 
 /** Whether a node's value is one it built (measured and charged), not one it read. */
 const builds = (n: Node): boolean => n._tag === 'Array' || n._tag === 'Map' || n._tag === 'Call' || n._tag === 'Slice' || n._tag === 'Unary' || n._tag === 'Binary'
-
-/** Charges work to the evaluation, refusing it past the budget. */
-const charge = (state: State, work: number, n: Node): void => {
-  state.work += work
-  if (state.work > Budget.maxWork) fail(workLimit, n.at)
-}
-
-/** Runs a `matches`, its compiling and matching bounded by the work left and charged what they did (Re2.meter: a unit a state). */
-const metered = <A>(state: State, n: Node, f: () => A): A => {
-  Re2.meter.done = 0
-  Re2.meter.limit = Budget.maxWork - state.work
-  try {
-    return f()
-  } catch (e) {
-    if (e instanceof Re2.Exhausted) return fail(workLimit, n.at)
-    throw e
-  } finally {
-    state.work += Re2.meter.done
-    Re2.meter.done = 0
-    Re2.meter.limit = Number.POSITIVE_INFINITY
-  }
-}
-
-const workLimit = `the expression does more than the limit of ${Budget.maxWork} units of work (a character is one, a list's item or a map's entry ${Budget.partWork}, a regular expression's state visited one)`
-
-/** What reading a value whole costs (an operator comparing or searching it): its characters, or its parts. */
-const readWork = (v: Value.Value): number => (typeof v === 'string' ? v.length : typeof v === 'object' && v !== null && !(v instanceof Value.Time) ? Budget.partWork * (1 + Shape.of(v).parts) : 0)
 
 const evaluateInner = (n: Node, state: State): R => {
   const ev = (x: Node): R => evaluateNode(x, state)
@@ -224,7 +186,7 @@ const evaluateInner = (n: Node, state: State): R => {
       let left = use(n.first)
       for (const link of n.links) {
         const right = use(link.operand)
-        charge(state, readWork(left) + readWork(right), n)
+        orFail(Work.charge(state, Work.ofRead(left) + Work.ofRead(right)), n.at)
         const r = orFail(Operators.binary(link.op, left, right), link.at)
         if ((r === true) === link.negated) return { value: false }
         left = right
@@ -318,8 +280,8 @@ const binaryStep = (n: Binary, left: R, state: State): R => {
     default: {
       const l = state.use(left)
       const r = use(n.right)
-      charge(state, readWork(l) + readWork(r), n)
-      const v = orFail(n.op === 'matches' ? metered(state, n, () => Operators.binary(n.op, l, r)) : Operators.binary(n.op, l, r), n.at)
+      orFail(Work.charge(state, Work.ofRead(l) + Work.ofRead(r)), n.at)
+      const v = orFail(n.op === 'matches' ? orFail(Work.metered(state, () => Operators.binary(n.op, l, r)), n.at) : Operators.binary(n.op, l, r), n.at)
       return { value: n.negated ? !v : v }
     }
   }
