@@ -4,6 +4,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Budget from './Budget.js'
 import * as Json from './Json.js'
 import * as Value from './Value.js'
+import * as WhiteSpace from '../../core/WhiteSpace.js'
 
 type V = Value.Value
 type Result = E.Either<string, V>
@@ -41,9 +42,6 @@ const mapEach = (s: string, up: boolean): string =>
       return [...m].length === 1 ? m : ch
     })
     .join('')
-
-/** Go's unicode.IsSpace. */
-const isSpace = (ch: string): boolean => /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u.test(ch)
 
 const trim = (s: string, drop: (ch: string) => boolean): string => {
   const cps = [...s]
@@ -162,7 +160,7 @@ export const builtins: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
     {
       min: 1, max: 2, params: [['string']], result: 'string',
       run: (args) =>
-        E.map(([s, cut]: ReadonlyArray<string>) => (cut === undefined ? trim(s!, isSpace) : trim(s!, (ch) => cut.includes(ch))) as V)(all('trim', args)),
+        E.map(([s, cut]: ReadonlyArray<string>) => (cut === undefined ? WhiteSpace.trimGo(s!) : trim(s!, (ch) => cut.includes(ch))) as V)(all('trim', args)),
     },
   ],
   [
