@@ -10,6 +10,7 @@ import type { Catalog } from '../compiler/Catalog.js'
 import * as CatalogM from '../compiler/Catalog.js'
 import * as Planner from '../compiler/plan.js'
 import * as Diagnostic from '../core/Diagnostic.js'
+import * as Literals from '../core/Literals.js'
 import * as Plan from '../core/Plan.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as Load from '../load/load.js'
@@ -41,13 +42,11 @@ export interface Observed {
   readonly resolved: Parameters<typeof Sensitive.seal>[1]
 }
 
-const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
 /** A text with the temp manifest's path (and any position in it) said as the resource instead. */
 const scrubbed =
   (path: string, id: string) =>
   (text: string): string =>
-    text.replace(new RegExp(`${escaped(path)}(:\\d+)*`, 'g'), id)
+    text.replace(new RegExp(`${Literals.regExpSource(path)}(:\\d+)*`, 'g'), id)
 
 /** A diagnostic without a position in the temp manifest (the user wrote a command line, not that file), said of the resource. */
 const unplaced =

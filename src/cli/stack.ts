@@ -5,14 +5,13 @@
 import { readFileSync } from 'node:fs'
 import { SourceMap } from 'node:module'
 import * as nodePath from 'node:path'
+import { regExpSource } from '../core/Literals.js'
 import { memo } from '../core/Memo.js'
 
 /** Where a generated position came from (Node's SourceMap#findEntry: 0-based line and column). */
 export interface Lookup {
   readonly findEntry: (line: number, column: number) => { readonly originalSource?: string; readonly originalLine?: number; readonly originalColumn?: number }
 }
-
-const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
  * The stack with every frame of the bundle `file` (`at … (DIR/NAME:LINE:COLUMN)` or `at
@@ -23,7 +22,7 @@ const escaped = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
  * so an installed plait's frames carry the path of the build that trained its cache.
  */
 export const mapStack = (stack: string, file: string, lookup: Lookup, source: (name: string) => string): string =>
-  stack.replace(new RegExp(`^(\\s+at [^/\\n]*)(?:/[^\\n]*/)?${escaped(nodePath.basename(file))}:(\\d+):(\\d+)(\\)?)$`, 'gm'), (frame, head: string, line: string, column: string, close: string) => {
+  stack.replace(new RegExp(`^(\\s+at [^/\\n]*)(?:/[^\\n]*/)?${regExpSource(nodePath.basename(file))}:(\\d+):(\\d+)(\\)?)$`, 'gm'), (frame, head: string, line: string, column: string, close: string) => {
     const e = lookup.findEntry(Number(line) - 1, Number(column) - 1)
     return e.originalSource === undefined || e.originalLine === undefined || e.originalColumn === undefined ? frame : `${head}${source(e.originalSource)}:${e.originalLine + 1}:${e.originalColumn + 1}${close}`
   })

@@ -211,6 +211,9 @@ export const replace = (l: Literals, text: string, by: (literal: string) => stri
   return parts.join('')
 }
 
+/** `text` as the source of a regular expression that matches exactly it (every syntax character escaped). */
+export const regExpSource = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 // internals
 
 /** One regular expression of the literals, longest first, then in code-unit order: its leftmost match is the longest literal there. */
@@ -218,7 +221,7 @@ const expression = (literals: Iterable<string>): RegExp =>
   new RegExp(
     [...literals]
       .sort((x, y) => y.length - x.length || (x < y ? -1 : 1))
-      .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .map(regExpSource)
       .join('|'),
     'g',
   )

@@ -43,6 +43,17 @@ describe('Literals', () => {
     expect(l === undefined ? text : Literals.replace(l, text, by)).toBe(model(values, text, by))
   })
 
+  /** Text over regular-expression syntax, a letter and a surrogate half: every character regExpSource must escape, and some it must not. */
+  const syntax = fc.string({ unit: fc.constantFrom(...'.*+?^${}()|[]\\/-a\ud83d'.split('')), maxLength: 12 })
+
+  test.prop([syntax, syntax])('regExpSource matches exactly the text it was made of, where indexOf finds it', (literal, text) => {
+    fc.pre(literal !== '')
+    const found: number[] = []
+    for (let i = text.indexOf(literal); i >= 0; i = text.indexOf(literal, i + literal.length)) found.push(i)
+    expect([...text.matchAll(new RegExp(Literals.regExpSource(literal), 'g'))].map((m) => m.index)).toEqual(found)
+    expect(new RegExp(`^${Literals.regExpSource(literal)}$`).test(literal)).toBe(true)
+  })
+
   it('keeps a regular expression only for a few short values', () => {
     expect(Literals.compile(['a', 'bc'])!.pattern).toBeDefined()
     expect(Literals.compile(Array.from({ length: Literals.fewLiterals + 1 }, (_, i) => `v${i}`))!.pattern).toBeUndefined()
