@@ -4,6 +4,7 @@
 // changed", a --force message, a failure) reads as the executor needs it.
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
+import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import * as Fault from '../../src/core/Fault.js'
 import * as Memory from '../../src/interpreters/holo/memory.js'
@@ -14,6 +15,8 @@ import * as Family from '../../src/interpreters/holoSteps/family.js'
 import * as Probes from '../../src/interpreters/holoSteps/probes.js'
 import * as Steps from '../../src/interpreters/holoSteps/steps.js'
 import type * as Observed from '../../src/types/holo/Observed.js'
+import * as ObservedM from '../../src/types/holo/Observed.js'
+import type * as Spec from '../../src/types/holo/Spec.js'
 import * as Step from '../../src/types/holo/Step.js'
 
 const entity = (plugin: string, id: string, over: Partial<Entity.Entity> = {}) => Entity.make({ plugin, id, actionVerb: 'Working on', actionReason: '', sources: [], info: [], ...over })
@@ -110,6 +113,70 @@ describe('the holo request family', () => {
     const answers = await Probes.family(() => TE.left(fault)).answer([{ selector: { _tag: 'All' } }, { selector: { _tag: 'Plugin', plugin: 'greet' } }])
     expect(answers).toEqual([E.left(fault), E.left(fault)])
   })
+
+  /** The family as first written: each request copies every entity its plugins reported and filters them (the model of what it answers). */
+  const model = async (h: ReturnType<typeof Memory.make>, requests: ReadonlyArray<{ selector: Spec.Selector }>): Promise<ReadonlyArray<Answer>> => {
+    const configured = h.plugins.map((p) => p.id)
+    const scans = new Map<string, Awaited<ReturnType<ReturnType<typeof h.scan>>>>()
+    for (const p of h.plugins) scans.set(p.id, await h.scan(p)())
+    const out: Answer[] = []
+    for (const r of requests) {
+      const reported: Entity.Entity[] = []
+      let fault: Fault.Fault | undefined
+      for (const p of ObservedM.pluginsFor(r.selector, configured)) {
+        const s = scans.get(p)!
+        if (E.isLeft(s)) fault ??= s.left
+        else reported.push(...s.right.entities)
+      }
+      if (fault !== undefined && r.selector._tag === 'Entity' && ObservedM.select(r.selector, reported).length > 0) fault = undefined
+      const found: Observed.Found[] = []
+      for (const e of fault === undefined ? ObservedM.select(r.selector, reported) : []) {
+        const d = await h.diff(e)()
+        if (E.isLeft(d)) {
+          fault = d.left
+          break
+        }
+        found.push(ObservedM.found(e, Probes.diffSeen(d.right)))
+      }
+      out.push(fault !== undefined ? E.left(fault) : E.right({ plugins: configured, entities: found }))
+    }
+    return out
+  }
+
+  const ids = fc.constantFrom('a', 'b', 'c')
+  const plugins = fc.uniqueArray(
+    fc.record({
+      id: fc.constantFrom('p', 'q', 'r'),
+      entities: fc.uniqueArray(fc.record({ id: ids, diffFails: fc.boolean() }), { selector: (e) => e.id, maxLength: 4 }),
+      scanFails: fc.boolean(),
+    }),
+    { selector: (p) => p.id, maxLength: 3 },
+  )
+  const selectors = fc.array(
+    fc.oneof(
+      ids.map((id): Spec.Selector => ({ _tag: 'Entity', id })),
+      fc.constantFrom('p', 'q', 'r', 's').map((plugin): Spec.Selector => ({ _tag: 'Plugin', plugin })),
+      fc.constant<Spec.Selector>({ _tag: 'All' }),
+    ),
+    { maxLength: 8 },
+  )
+
+  test.prop([plugins, selectors], { numRuns: 500 })('answers each request what filtering every entity its plugins reported answers, faults included', async (ps, sels) => {
+    const script = (): Memory.PluginScript[] =>
+      ps.map((p) => ({
+        id: p.id,
+        entities: p.entities.map((e) => ({
+          ...entity(p.id, `${p.id === 'r' ? 'p' : p.id}:${e.id}`),
+          ...(e.diffFails ? { script: { diff: () => E.left(Fault.make('Failed', 'holo', 'diff', `${p.id} ${e.id}`, 'diff failed')) } } : { script: modified }),
+        })),
+        ...(p.scanFails ? { scanFault: Fault.make('ProtocolViolation', 'holo', 'scan', p.id, 'printed garbage') } : {}),
+      }))
+    // entity IDs are p:… and q:…; plugin r reports IDs of p's form, so one ID can come from two plugins
+    const requests = sels.map((selector) => ({ selector: selector._tag === 'Entity' ? { _tag: 'Entity' as const, id: `p:${selector.id}` } : selector }))
+    const answers = await Probes.family(() => TE.right(Memory.make(script()))).answer(requests)
+    expect(answers).toEqual(await model(Memory.make(script()), requests))
+  })
+
 })
 
 describe('the plugin timeout of the holo families', () => {
