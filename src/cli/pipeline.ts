@@ -118,14 +118,14 @@ export const boltReferences =
     const Discover = await import('../interpreters/bolt/discover.js')
     const Bolt = await import('../interpreters/bolt/resolvers.js')
     const projectDir = o.project !== undefined ? nodePath.resolve(o.project) : await Discover.projectOf(process.cwd())
-    const r = await Bolt.resolversFor({ projectDir, modulepath: (o.modulepath ?? []).map((d) => nodePath.resolve(d)), ...(o.timeoutSeconds !== undefined ? { timeoutSeconds: o.timeoutSeconds } : {}) })
+    const r = await Bolt.resolversFor({ projectDir, modulepath: (o.modulepath ?? []).map((d) => nodePath.resolve(d)), ...(o.timeoutSeconds !== undefined ? { timeoutSeconds: o.timeoutSeconds } : {}), held: (value) => Held.hold(Resolve.texts(value)) })
     return E.mapLeft((why: string) => [Diagnostic.make('Io', `plugin references: ${why}`)])(r)
   }
 
 /** Runs the Bolt project's puppet_library hook before an apply when it is configured (or `required`, `--prepare`): what ran, undefined when nothing was to run, or why nothing may be applied. */
 export const boltPrepare = async (o: { readonly project?: string; readonly modulepath?: ReadonlyArray<string>; readonly timeoutSeconds?: number; readonly required: boolean }): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, string | undefined>> => {
   const Library = await import('../interpreters/bolt/library.js')
-  const ran = await Library.prepareFor({ ...(o.project !== undefined ? { project: o.project } : {}), modulepath: (o.modulepath ?? []).map((d) => nodePath.resolve(d)), ...(o.timeoutSeconds !== undefined ? { timeoutSeconds: o.timeoutSeconds } : {}), required: o.required })
+  const ran = await Library.prepareFor({ ...(o.project !== undefined ? { project: o.project } : {}), modulepath: (o.modulepath ?? []).map((d) => nodePath.resolve(d)), ...(o.timeoutSeconds !== undefined ? { timeoutSeconds: o.timeoutSeconds } : {}), required: o.required, held: (value) => Held.hold(Resolve.texts(value)) })
   return E.mapLeft((why: string) => [Diagnostic.make('Apply', `${o.required ? '--prepare: ' : ''}${why}; nothing was applied`)])(ran)
 }
 

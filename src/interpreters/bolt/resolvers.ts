@@ -26,6 +26,11 @@ export interface Options extends Hooks.Options {
   readonly cacheFile?: string
   /** The clock of the cache, in milliseconds (default: Date.now). */
   readonly now?: () => number
+  /**
+   * Told of each value a secret plugin gives, the moment it gives it (before the resolve stage that
+   * asked for it ends): the command line holds it, to redact an internal error's last words with.
+   */
+  readonly held?: (value: unknown) => void
 }
 
 /** The timeout of a plugin task when none is given (Bolt has none). */
@@ -56,7 +61,7 @@ export const pluginsFor = async (o: Options): Promise<E.Either<string, Plugins>>
   })
   if (E.isLeft(host)) return host
   const cache = Cache.open(o.cacheFile ?? Cache.defaultFile(), o.now)
-  const secrets = sensitiveGiven()
+  const secrets = sensitiveGiven(o.held)
   for (const name of host.right.names) table.set(name, resolver(host.right, cache, name, secrets))
   return E.right({ resolvers: table, host: host.right })
 }
@@ -67,7 +72,7 @@ export const pluginsFor = async (o: Options): Promise<E.Either<string, Plugins>>
  * or a string or number holding one of its texts (a secret plugin's result holding a reference
  * passes its strings on as they are).
  */
-export const sensitiveGiven = (): { readonly add: (value: unknown) => void; readonly heldBy: (parameters: unknown) => boolean } => {
+export const sensitiveGiven = (held?: (value: unknown) => void): { readonly add: (value: unknown) => void; readonly heldBy: (parameters: unknown) => boolean } => {
   const whole = new Set<string>()
   const texts = new Set<string>()
   const heldBy = (v: unknown, depth: number): boolean => {
@@ -78,6 +83,7 @@ export const sensitiveGiven = (): { readonly add: (value: unknown) => void; read
   }
   return {
     add: (value) => {
+      held?.(value)
       whole.add(Digest.canonical(value ?? null))
       for (const t of Resolve.texts(value)) if (t !== '') texts.add(t)
     },

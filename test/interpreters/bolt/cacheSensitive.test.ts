@@ -43,8 +43,8 @@ const project = async (name: string): Promise<string> => {
 const runs = async (dir: string): Promise<number> => (await fs.readFile(nodePath.join(dir, 'count'), 'utf8').catch(() => '')).split('\n').filter((l) => l !== '').length
 
 /** Resolves a document (as the resolve stage does) with the project's plugins, its cache in the project. */
-const resolve = async (dir: string, doc: unknown): Promise<Resolve.Outcome> => {
-  const table = await Resolvers.resolversFor({ projectDir: dir, env: { ...process.env }, tmpdir: tmp, cacheFile: nodePath.join(dir, 'cache.json'), defaults: [] })
+const resolve = async (dir: string, doc: unknown, held?: (value: unknown) => void): Promise<Resolve.Outcome> => {
+  const table = await Resolvers.resolversFor({ projectDir: dir, env: { ...process.env }, tmpdir: tmp, cacheFile: nodePath.join(dir, 'cache.json'), defaults: [], ...(held !== undefined ? { held } : {}) })
   if (E.isLeft(table)) throw new Error(table.left)
   const r = await Resolve.resolve(References.nodeOf(doc, at), table.right)
   if (E.isLeft(r)) throw new Error(r.left.map((d) => d.message).join('; '))
@@ -66,6 +66,14 @@ describe('_cache and sensitive parameters', () => {
     const cache = await fs.readFile(nodePath.join(dir, 'cache.json'), 'utf8')
     expect(cache).not.toContain('Cs5')
     expect(Object.values(JSON.parse(cache) as Record<string, { value: unknown }>).map((e) => e.value)).toEqual(['wrapped:public'])
+  })
+
+  it('tells `held` of each value a secret plugin gives, and of no other', async () => {
+    const dir = await project('held')
+    const told: unknown[] = []
+    await resolve(dir, { s: { _plugin: 'vault' }, p: { _plugin: 'wrap', token: 'public' }, d: { _plugin: 'wrap', token: { _plugin: 'vault' } } }, (v) => told.push(v))
+    // the inner reference's secret is told as its plugin gives it; `wrap` is no secret plugin (its value holds the secret's text)
+    expect(told).toEqual(['Cs5-secret-value', 'Cs5-secret-value'])
   })
 
   it("neither reads an entry kept before: a cached value is not given for parameters that hold a secret", async () => {
