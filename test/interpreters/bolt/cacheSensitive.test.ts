@@ -101,6 +101,21 @@ describe('Resolvers.sensitiveGiven', () => {
     expect(given.heldBy({ token: 'Sg2-secre', n: 482, flag: true })).toBe(false)
   })
 
+  it('answers the same once it searches for every text at once as while it searches text by text', () => {
+    const texts = fc.string({ unit: fc.constantFrom('Q', 'R', 'S', '\n', ' '), maxLength: 12 })
+    fc.assert(
+      fc.property(fc.array(texts, { minLength: 1, maxLength: 4 }), fc.array(texts, { maxLength: 40 }), (secrets, asked) => {
+        const make = () => {
+          const given = Resolvers.sensitiveGiven()
+          for (const v of secrets) given.add(v)
+          return given
+        }
+        const one = make() // searches text by text until that has cost more than the automaton, then with it
+        expect(asked.map((a) => one.heldBy({ p: a }))).toEqual(asked.map((a) => make().heldBy({ p: a })))
+      }),
+    )
+  })
+
   it('law: parameters that embed a given value anywhere hold it; parameters built of other texts do not', () => {
     const jsonArb = fc.letrec((tie) => ({ v: fc.oneof({ depthSize: 'small' }, fc.constantFrom('a', 'b', 'ab', 1, 2, true, null), fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('k', 'l'), tie('v'), { maxKeys: 2 })) })).v
     fc.assert(
