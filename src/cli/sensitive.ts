@@ -8,6 +8,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import * as Digest from '../core/Digest.js'
+import * as Literals from '../core/Literals.js'
 import * as Plan from '../core/Plan.js'
 import type { Position } from '../core/Position.js'
 import * as Position_ from '../core/Position.js'
@@ -159,8 +160,9 @@ export const carriers =
   (resources: ReadonlyArray<{ readonly id: string }>) =>
   (secrets: ReadonlyArray<string>): ReadonlySet<string> => {
     const texts = secrets.filter((x) => x !== '')
+    const found = Literals.finder(texts)
     const holds = (v: unknown, depth: number): boolean => {
-      if (typeof v === 'string') return texts.some((x) => v.includes(x))
+      if (typeof v === 'string') return found(v)
       if (v instanceof Uint8Array) return holds(Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8'), depth)
       if (depth > 64 || v === null || typeof v !== 'object') return false
       return Object.values(v).some((x) => holds(x, depth + 1))

@@ -211,6 +211,32 @@ export const replace = (l: Literals, text: string, by: (literal: string) => stri
   return parts.join('')
 }
 
+/**
+ * Whether a text holds any of `values` (empty ones ignored), for one text after another: each is
+ * searched value by value while that has cost less than compiling the values would (about their
+ * code units), then with their automaton, in time that grows with the text alone. A few values
+ * checked against a few texts never pay for an automaton; thousands against thousands pay for one.
+ */
+export const finder = (values: Iterable<string>): ((text: string) => boolean) => {
+  const list = [...new Set(values)].filter((v) => v !== '')
+  let units = 0
+  for (const v of list) units += v.length
+  let spent = 0
+  let automaton: Literals | undefined
+  return (text) => {
+    if (automaton === undefined) {
+      if (spent <= units) {
+        spent += list.length * (text.length + 1)
+        for (const v of list) if (text.includes(v)) return true
+        return false
+      }
+      automaton = compile(list)
+      if (automaton === undefined) return false
+    }
+    return matches(automaton, text).length > 0
+  }
+}
+
 /** `text` as the source of a regular expression that matches exactly it (every syntax character escaped). */
 export const regExpSource = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 

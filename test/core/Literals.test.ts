@@ -54,6 +54,11 @@ describe('Literals', () => {
     expect(new RegExp(`^${Literals.regExpSource(literal)}$`).test(literal)).toBe(true)
   })
 
+  test.prop([fc.array(small, { maxLength: 12 }), fc.array(texts, { maxLength: 30 })])('finder tells whether a text holds a value, before and after it compiles them, as includes does', (values, asked) => {
+    const found = Literals.finder(values) // one finder asked text after text: it compiles once searching value by value has cost enough
+    expect(asked.map(found)).toEqual(asked.map((t) => values.some((v) => v !== '' && t.includes(v))))
+  })
+
   it('keeps a regular expression only for a few short values', () => {
     expect(Literals.compile(['a', 'bc'])!.pattern).toBeDefined()
     expect(Literals.compile(Array.from({ length: Literals.fewLiterals + 1 }, (_, i) => `v${i}`))!.pattern).toBeUndefined()

@@ -76,21 +76,10 @@ export const pluginsFor = async (o: Options): Promise<E.Either<string, Plugins>>
 export const sensitiveGiven = (held?: (value: unknown) => void): { readonly add: (value: unknown) => void; readonly heldBy: (parameters: unknown) => boolean } => {
   const whole = new Set<string>()
   const texts = new Set<string>()
-  // A string is searched for each text while that has cost less than making an automaton of them
-  // all would (a secret of many lines is thousands of texts, and a run may check thousands of
-  // references' parameters): then for all of them at once, in time that grows with the string.
-  let units = 0 // the texts' code units: about what making their automaton costs
-  let spent = 0 // about what searching text by text has cost since the last add
-  let literals: Literals.Literals | undefined
-  const holds = (s: string): boolean => {
-    if (literals === undefined && spent <= units) {
-      spent += texts.size * (s.length + 1)
-      for (const t of texts) if (s.includes(t)) return true
-      return false
-    }
-    literals ??= Literals.compile(texts)
-    return literals !== undefined && Literals.matches(literals, s).length > 0
-  }
+  // made anew after an add: a secret of many lines is thousands of texts, and a run may check
+  // thousands of references' parameters (Literals.finder searches for them all at once then)
+  let found: ((s: string) => boolean) | undefined
+  const holds = (s: string): boolean => (found ??= Literals.finder(texts))(s)
   const heldBy = (v: unknown, depth: number): boolean => {
     if (whole.has(Digest.canonical(v ?? null))) return true
     if (typeof v === 'string' || typeof v === 'number') return holds(String(v))
@@ -101,13 +90,8 @@ export const sensitiveGiven = (held?: (value: unknown) => void): { readonly add:
     add: (value) => {
       held?.(value)
       whole.add(Digest.canonical(value ?? null))
-      for (const t of Resolve.texts(value))
-        if (t !== '' && !texts.has(t)) {
-          texts.add(t)
-          units += t.length
-        }
-      literals = undefined
-      spent = 0
+      for (const t of Resolve.texts(value)) if (t !== '') texts.add(t)
+      found = undefined
     },
     heldBy: (parameters) => whole.size > 0 && heldBy(parameters, 0),
   }
