@@ -64,7 +64,9 @@ export const cut = (s: string, max: number): string => {
 
 /** A code fence longer than any run of backticks in the lines (and at least three), so that none of them can close it. */
 export const fence = (lines: ReadonlyArray<string>): string => {
-  const longest = Math.max(0, ...lines.flatMap((l) => (l.match(/`+/g) ?? []).map((run) => run.length)))
+  // a loop, not Math.max(...runs): a long diff has more runs than a call takes arguments
+  let longest = 0
+  for (const l of lines) if (l.includes('`')) for (const run of l.matchAll(/`+/g)) longest = Math.max(longest, run[0].length)
   return '`'.repeat(Math.max(3, longest + 1))
 }
 

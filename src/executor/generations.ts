@@ -63,8 +63,20 @@ export const budgetOf = (text: string | undefined): E.Either<string, number> => 
   return Number.isSafeInteger(n) ? E.right(n) : E.left(`PLAIT_GENERATION_BUDGET=${text.slice(0, 40)} is not a number of bytes`)
 }
 
-/** Records the generation of a committed run (nothing when it changed nothing). Never throws. */
+/**
+ * Records the generation of a committed run (nothing when it changed nothing). Never throws: the
+ * run is committed whatever happens here, so a bug met while recording is its outcome's reason (a
+ * half-assembled generation is a dot-name the next record removes), not the apply's failure.
+ */
 export const record = async (machine: Machine, stateDir: string, settings: Settings, run: Run): Promise<Outcome> => {
+  try {
+    return await recordRun(machine, stateDir, settings, run)
+  } catch (e) {
+    return { _tag: 'Failed', reason: `internal error: ${e instanceof Error ? e.message : String(e)}` }
+  }
+}
+
+const recordRun = async (machine: Machine, stateDir: string, settings: Settings, run: Run): Promise<Outcome> => {
   if (run.changed.length === 0) return { _tag: 'Nothing' }
   const budget = settings.budget !== undefined ? E.right(settings.budget) : budgetOf(process.env['PLAIT_GENERATION_BUDGET'])
   if (E.isLeft(budget)) return { _tag: 'Failed', reason: budget.left }
@@ -82,7 +94,10 @@ export const record = async (machine: Machine, stateDir: string, settings: Setti
   const latest = await machine.readFile(`${gens}/latest`)()
   const latestText = E.isRight(latest) ? new TextDecoder().decode(latest.right).trim() : ''
   const noted = Record.isNumberName(latestText) ? Number(latestText) : 0
-  const number = 1 + Math.max(noted, ...names.right.filter(Record.isNumberName).map(Number))
+  // a loop, not Math.max(...numbers): a state directory may keep more generations than a call takes arguments
+  let newest = noted
+  for (const n of names.right) if (Record.isNumberName(n)) newest = Math.max(newest, Number(n))
+  const number = 1 + newest
   const staging = `${gens}/.${number}.tmp`
   const mk = await machine.mkdirp(staging, { ...owner, mode: 0o700 })()
   if (E.isLeft(mk)) return fail(`cannot create ${staging}`, mk.left)

@@ -64,11 +64,12 @@ export const of = (policy: Policy.Policy, outcome: Engine.Outcome, given: Readon
     const reason = f.level === 'soft' ? reasons.get(f.rule) : undefined
     return { ...f, ...(reason !== undefined ? { overridden: reason } : {}), fails: f.level === 'hard' || (f.level === 'soft' && reason === undefined) }
   })
+  const found = new Set(findings.map((f) => f.rule))
   return {
     passed: outcome.errors.length === 0 && !findings.some((f) => f.fails),
     findings,
     errors: outcome.errors,
-    overrides: given.map((o) => ({ ...o, used: findings.some((f) => f.rule === o.rule) })),
+    overrides: given.map((o) => ({ ...o, used: found.has(o.rule) })),
     rules: policy.rules.map((r) => ({ name: r.name, level: r.level, message: r.message })),
   }
 }

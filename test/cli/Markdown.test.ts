@@ -70,6 +70,11 @@ describe('Markdown.plan', () => {
     expect(md).toContain('<details><summary><code>&#45;</code> delete')
   })
 
+  it('finds the fence of more backtick runs than a call takes arguments (a diff of 200,000 such lines)', () => {
+    const lines = Array.from({ length: 200_000 }, (_, i) => (i === 123_456 ? '-`````x' : '+`a`'))
+    expect(Markdown.fence(lines)).toBe('``````')
+  })
+
   it('keeps a hostile name and content inside their code element and fence', () => {
     const base = corpus.find((x) => x.resources.some((r) => r.steps.length > 0))!
     const r = base.resources.find((x) => x.steps.length > 0)!

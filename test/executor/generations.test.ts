@@ -2,6 +2,7 @@
 // from its backups, attributes, absence, the budget, what is irreversible), what it never records
 // (no change, a rolled-back run), listing, pruning, and the rollback plan made from the records.
 import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import { describe, expect, it } from 'vitest'
 import { compile } from '../../src/compiler/compile.js'
 import * as Planner from '../../src/compiler/plan.js'
@@ -102,6 +103,24 @@ describe('recording a generation at commit', () => {
     await applyText(m, manifest(file('/etc/a', 'two')))
     await applyText(m, manifest(file('/etc/a', 'three')))
     expect((await records(m)).records.map((r) => r.number)).toEqual([1, 2, 3])
+  })
+
+  it('numbers a generation after more kept ones than a call takes arguments (200,000)', async () => {
+    const m = machine()
+    await applyText(m, manifest(file('/etc/a', 'one')))
+    // the generations directory as listed after years of applies, never pruned: the numbers up to 200,000
+    const many = Array.from({ length: 200_000 }, (_, i) => String(i + 1))
+    const listing: Memory.MemoryMachine = { ...m, readdir: (path) => (path === gens ? TE.right(many) : m.readdir(path)) }
+    const r = await applyPlan(listing, await planOf(m, manifest(file('/etc/a', 'two'))))
+    expect(r.generation).toEqual({ number: 200_001 })
+  })
+
+  it('records no generation, and says why, when recording meets a bug: the committed apply stands', async () => {
+    const m = machine()
+    const broken: Memory.MemoryMachine = { ...m, readdir: (path) => (path === gens ? () => Promise.reject(new Error('a bug in listing')) : m.readdir(path)) }
+    const r = await applyPlan(broken, await planOf(m, manifest(file('/etc/a', 'one'))))
+    expect(r.generation).toEqual({ problem: 'no generation was recorded: internal error: a bug in listing' })
+    expect(text(m, '/etc/a')).toBe('one')
   })
 
   it('images an attributes-only change with the bytes that were there and the old owner and mode', async () => {

@@ -162,6 +162,13 @@ describe('Render', () => {
     expect(Render.resource('host::etc_hosts', Resource.absent('x'))).toBe('')
   })
 
+  it('draws a resource of more attributes than a call takes arguments', () => {
+    const attrs = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`a${i}`, 'v']))
+    const drawn = Render.resource('many::things', Resource.present(Resource.make('x', attrs)))
+    expect(drawn.split('\n')[1]).toBe("  a0      => 'v',")
+    expect(drawn.split('\n').length).toBe(200_003)
+  })
+
   it('draws changes as attr(was->is)', () => {
     expect(Render.changes([Resource.change('ensure', 'absent', 'present'), Resource.change('ip', undefined, '1'), Resource.change('c', 'a b', 'c')])).toBe("ensure(absent->present)\nip(->1)\nc('a b'->c)\n")
   })

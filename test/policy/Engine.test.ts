@@ -142,6 +142,13 @@ describe('Verdict', () => {
     expect(Verdict.summaryLine(v)).toBe('policy failed: 1 hard, 1 soft (1 overridden), 1 advisory findings')
   })
 
+  it('says of each override whether its rule found anything', () => {
+    const soft = policy(text.replace('level: hard', 'level: soft'))
+    const quiet = Verdict.of(soft, { ...Engine.check(soft, small), findings: Engine.check(soft, small).findings.filter((f) => f.rule !== 'soft-one') }, overrides(['soft-one=not needed']))
+    expect(quiet.overrides).toEqual([{ rule: 'soft-one', reason: 'not needed', used: false }])
+    expect(Verdict.of(soft, Engine.check(soft, small), overrides(['soft-one=needed'])).overrides).toEqual([{ rule: 'soft-one', reason: 'needed', used: true }])
+  })
+
   it('passes once the only failing rules are overridden soft ones', () => {
     const soft = policy(text.replace('level: hard', 'level: soft'))
     const v = Verdict.of(soft, Engine.check(soft, small), E.getOrElseW(() => [])(Verdict.overrides(soft, ['hard-one=ok', 'soft-one=ok'])))

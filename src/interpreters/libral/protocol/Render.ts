@@ -24,7 +24,7 @@ export const resource = (qname: string, f: Resource.Found): string => {
   if (f._tag === 'Absent') return ''
   const r = f.resource
   const names = attributeOrder(Object.keys(r.attrs))
-  const width = Math.max(0, ...names.map((n) => n.length))
+  const width = names.reduce((w, n) => Math.max(w, n.length), 0)
   const lines = [`${T(qname)} { ${T(Value.render(r.name))}:`]
   for (const n of names) lines.push(`  ${T(n).padEnd(width)} => ${T(Value.render(r.attrs[n]))},`)
   lines.push('}')
@@ -53,7 +53,7 @@ export const providers = (ms: ReadonlyArray<Metadata>): string => ms.map((m) => 
 
 /** ralsh's `--explain`: the provider, its source, its description and each attribute's kind and type. */
 export const explain = (m: Metadata, source: string): string => {
-  const width = Math.max(...m.attributes.map((a) => a.name.length))
+  const width = m.attributes.reduce((w, a) => Math.max(w, a.name.length), -Infinity)
   const lines = [`Provider ${T(m.qname)}`, `  source: ${T(source)}`]
   if (m.desc.trim() !== '') Append.append(lines, m.desc.replace(/\n+$/, '').split('\n').map(T))
   for (const a of [...m.attributes].sort((x, y) => rank(x.name) - rank(y.name))) {
