@@ -58,7 +58,6 @@ const fail = (ds: ReadonlyArray<Diagnostic.Diagnostic>): never => {
 
 const problem = (message: string, hint?: string): Diagnostic.Diagnostic => Diagnostic.make('Validation', message, hint !== undefined ? { hint } : {})
 
-const repeatable = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v]
 
 /** The properties every built-in type accepts as flags (`refresh_only` is `--refresh-only`), with the option's attribute. */
 const propertyFlags = (): ReadonlyArray<{ readonly key: string; readonly flag: string; readonly attribute: string }> => {
@@ -250,11 +249,11 @@ export const register = (program: Command): void => {
     .argument('<type>', `the resource type: ${Registry.types().names.join(', ')} (or api)`)
     .argument('<name>', "the resource's name (a package, a service, a file's path, a command)")
     .argument('[args...]', 'required inputs, in order: package VERSION|ENSURE, service running|stopped, file present|absent|directory')
-  for (const f of flags) ensure.addOption(new Option(`--${f.flag} <value>`, `the ${f.key} property`).argParser(repeatable))
+  for (const f of flags) ensure.addOption(new Option(`--${f.flag} <value>`, `the ${f.key} property`).argParser(Options.repeatable))
   addCommon(ensure)
-    .option('--prop <key=value>', 'set any property (repeatable)', repeatable)
-    .option('--require <type#name>', 'a resource an earlier command of the session ensured, which must not have failed (repeatable)', repeatable)
-    .option('--subscribe <type#name>', 'refresh (restart, run) when this resource changed earlier in the session (repeatable)', repeatable)
+    .option('--prop <key=value>', 'set any property (repeatable)', Options.repeatable)
+    .option('--require <type#name>', 'a resource an earlier command of the session ensured, which must not have failed (repeatable)', Options.repeatable)
+    .option('--subscribe <type#name>', 'refresh (restart, run) when this resource changed earlier in the session (repeatable)', Options.repeatable)
     .option('--noop', 'plan and run every check, change nothing')
     .option('--json', 'print the report as JSON (the plan goes to stderr)')
     .option('--yaml', 'with api pipe: answer in YAML instead of JSON')

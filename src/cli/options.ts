@@ -33,7 +33,16 @@ export const stateDir = (given: string | undefined, env: Readonly<Record<string,
   return E.left(Diagnostic.make('Validation', `${from} ${JSON.stringify(dir)}: expected a clean absolute machine path other than "/" (the state directory, below --root when one is given)`, { hint: 'for example --state-dir /var/lib/plait' }))
 }
 
-const repeatable = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v]
+/**
+ * The values of a repeatable option so far, with one more: the list the first value made, pushed to
+ * (a copy for each value took 15 s for 20,000 `--fact`s). No option that takes it has a default,
+ * so the list is always one of its own.
+ */
+export const repeatable = (v: string, prev: string[] | undefined): string[] => {
+  if (prev === undefined) return [v]
+  prev.push(v)
+  return prev
+}
 
 /** `--root DIR`, with what it means to the command. */
 export const root = (description: string): Option => new Option('--root <dir>', description)

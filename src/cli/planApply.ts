@@ -250,7 +250,7 @@ export const registerApply = (program: Command): void => {
     .option('--force', 'let Holo plugins overwrite entities changed by hand since they were last applied (force-apply)')
     .option('--expect <hash>', 'apply the saved plan only if its hash is this one (sha256:…, the hash a reviewer approved); refused before anything is touched')
     .option('--policy <file>', 'check the plan against this policy file before the first change; refused when it fails (docs/policy.md)')
-    .option('--override <rule=reason>', 'with --policy: waive a soft rule, the reason recorded in the report (repeatable)', (v: string, p: string[] = []) => [...p, v])
+    .option('--override <rule=reason>', 'with --policy: waive a soft rule, the reason recorded in the report (repeatable)', Options.repeatable)
     .option('--prepare', "run the Bolt project's puppet_library hook (plugin-hooks.puppet_library) first, and fail when none is configured (it runs without this flag when configured); its failure stops the apply before any change")
     .option('--no-prepare', "skip the Bolt project's puppet_library hook")
     .action(async (target: string, o: MachineOptions & Options.PluginFlags & { facts?: string; fact?: string[]; hiera?: string; now?: string; atomic?: boolean; noop?: boolean; json?: boolean; expect?: string; force?: boolean; policy?: string; override?: string[]; prepare?: boolean }) => {

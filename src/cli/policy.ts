@@ -13,6 +13,7 @@ import type * as Verdict from '../policy/Verdict.js'
 import * as Markdown from './Markdown.js'
 import { readHost } from './pipeline.js'
 import * as Render from './render.js'
+import * as Options from './options.js'
 import * as Streams from './streams.js'
 
 type Format = 'text' | 'json' | 'markdown' | 'github' | 'sarif'
@@ -66,7 +67,6 @@ const maxBytesOf = (v: string | undefined, format: Format): number => {
   return n
 }
 
-const collect = (v: string, previous: string[] = []): string[] => [...previous, v]
 
 /** Adds `plait policy check` to a program. */
 export const register = (program: Command): void => {
@@ -78,7 +78,7 @@ export const register = (program: Command): void => {
     .requiredOption('--policy <file>', 'the policy file (YAML rules)')
     .addOption(new Option('--format <format>', 'text, json, markdown, github or sarif').choices(['text', 'json', 'markdown', 'github', 'sarif']).default('text'))
     .option('--max-bytes <n>', `with --format markdown: the most bytes to print (default ${Markdown.defaultMaxBytes})`)
-    .option('--override <rule=reason>', 'waive a soft rule, with the reason recorded in the report (repeatable)', collect)
+    .option('--override <rule=reason>', 'waive a soft rule, with the reason recorded in the report (repeatable)', Options.repeatable)
     .action(async (file: string, o: { policy: string; format: Format; maxBytes?: string; override?: string[] }) => {
       const maxBytes = maxBytesOf(o.maxBytes, o.format)
       const parsed = PlanFile.parse(file, await readText(file, 'plan'))

@@ -93,7 +93,7 @@ export const merge = (base: Facts, over: Facts): Facts => Hierarchy.deepValues(b
 /** Assembles the layers into the facts a manifest sees. */
 export const assemble = (layers: Layers): Facts => {
   const below = layers.factsFile !== undefined ? [layers.factsFile] : [layers.system, ...layers.files]
-  return [...below, ...layers.assignments].reduce(merge, empty)
+  return Hierarchy.deepValuesAll([empty, ...below, ...layers.assignments]) as Facts
 }
 
 // a GJSON-like query: `host.info.platform`, `cpu.info.0.modelName`, `network.interfaces.#`

@@ -230,13 +230,41 @@ export const setKey = (o: Record<string, unknown>, k: string, v: unknown): void 
 }
 
 /** deep, for plain JSON-like values (facts): objects merge, arrays concatenate, anything else replaces. */
-export const deepValues = (base: unknown, over: unknown): unknown => {
-  if (Array.isArray(base) && Array.isArray(over)) return [...(base as unknown[]), ...(over as unknown[])]
-  if (!isPlainObject(base) || !isPlainObject(over)) return over
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(base)) setKey(out, k, v)
-  for (const [k, v] of Object.entries(over)) setKey(out, k, Object.prototype.hasOwnProperty.call(base, k) ? deepValues(base[k], v) : v)
-  return out
+export const deepValues = (base: unknown, over: unknown): unknown => deepValuesAll([base, over])
+
+/**
+ * deepValues of every value over the ones before it, the first at the bottom: what folding them
+ * with deepValues gives, in time that grows with all of them, not with their number times what is
+ * merged so far (a fold copies the merged facts once for each layer, and a host may have thousands
+ * of facts files or `--fact`s). The merge writes into maps and lists of its own, each made by
+ * copying the first time something merges into it; the values given are never changed, and the
+ * result shares with them what no later value merged into, as the fold's does.
+ */
+export const deepValuesAll = (values: ReadonlyArray<unknown>): unknown => {
+  const own = new WeakSet<object>()
+  const into = (base: unknown, over: unknown): unknown => {
+    if (Array.isArray(base) && Array.isArray(over)) {
+      if (own.has(base)) {
+        for (const x of over as unknown[]) (base as unknown[]).push(x)
+        return base
+      }
+      const list = [...(base as unknown[]), ...(over as unknown[])]
+      own.add(list)
+      return list
+    }
+    if (!isPlainObject(base) || !isPlainObject(over)) return over
+    let out = base as Record<string, unknown>
+    if (!own.has(base)) {
+      out = {}
+      for (const [k, v] of Object.entries(base)) setKey(out, k, v)
+      own.add(out)
+    }
+    for (const [k, v] of Object.entries(over)) setKey(out, k, Object.prototype.hasOwnProperty.call(out, k) ? into(out[k], v) : v)
+    return out
+  }
+  let merged = values[0]
+  for (let i = 1; i < values.length; i++) merged = into(merged, values[i])
+  return merged
 }
 
 /** A positioned node for a value that an expression produced (every part at the expression's position). */

@@ -256,6 +256,33 @@ describe('merge laws', () => {
     expect(H.deepValues(H.deepValues(a, b), c)).toEqual(H.deepValues(a, H.deepValues(b, c)))
   })
 
+  /** deepValues as first written, one pair at a time with no map or list shared: the model of merging many. */
+  const pairwise = (base: unknown, over: unknown): unknown => {
+    if (Array.isArray(base) && Array.isArray(over)) return [...(base as unknown[]), ...(over as unknown[])]
+    const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+    if (!isMap(base) || !isMap(over)) return over
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(base)) H.setKey(out, k, v)
+    for (const [k, v] of Object.entries(over)) H.setKey(out, k, Object.prototype.hasOwnProperty.call(base, k) ? pairwise(base[k], v) : v)
+    return out
+  }
+
+  /** Values whose maps may have a key `__proto__` (as JSON.parse makes one), one may stand twice among the layers. */
+  const layers = fc.array(fc.oneof({ weight: 4, arbitrary: tree }, { weight: 1, arbitrary: fc.constant(JSON.parse('{"__proto__": {"m1": {"x": [1]}}, "l1": [2]}') as unknown) }), { maxLength: 8 }).chain((ls) =>
+    fc.boolean().map((twice) => (twice && ls.length > 0 ? [...ls, ls[0]] : ls)),
+  )
+
+  fcTest.prop([layers])('merging many at once gives what folding them pair by pair gives, key order too, and changes none of them', (ls) => {
+    const before = JSON.stringify(ls)
+    const all = H.deepValuesAll([{}, ...ls])
+    expect(JSON.stringify(all)).toBe(JSON.stringify(ls.reduce(pairwise, {})))
+    expect(JSON.stringify(ls)).toBe(before)
+    // nor does a merge made later change a result made before, though they share what was not merged into
+    const again = H.deepValuesAll([all, ...ls])
+    expect(JSON.stringify(all)).toBe(JSON.stringify(ls.reduce(pairwise, {})))
+    expect(JSON.stringify(again)).toBe(JSON.stringify(ls.reduce(pairwise, ls.reduce(pairwise, {}))))
+  })
+
   fcTest.prop([tree, tree])('the positioned merge agrees with the merge of plain values', (a, b) => {
     expect(H.toJS(H.deep(node(a), node(b)))).toEqual(H.deepValues(a, b))
   })
