@@ -30,6 +30,10 @@ export interface Context {
   readonly proc: string
   /** The machine's users and groups, read once for a try of a check (run.ts); absent, each rule reads them. */
   readonly accounts?: () => Promise<E.Either<string, Passwd.Accounts>>
+  /** The names of the host's processes, read once for a try (run.ts); absent, each rule reads them. */
+  readonly processes?: () => Promise<E.Either<string, ReadonlySet<string>>>
+  /** A socket table's listeners by port, read once for a try (run.ts); absent, each rule reads it. */
+  readonly listeners?: (proto: Net.Proto) => Promise<ReadonlyMap<number, ReadonlyArray<Net.Listener>>>
 }
 
 /** The most bytes of a file's content a `contents` check reads. */
@@ -112,28 +116,41 @@ const service = async (rule: Rule, c: Context): Promise<Observed> => {
   return E.isLeft(s) ? failed(s.left) : observed({ running: s.right.running, enabled: s.right.enabled ?? false })
 }
 
-const processRule = async (rule: Rule, c: Context): Promise<Observed> => {
+/** The names (`comm`) of the processes of a proc filesystem, at most maxProcesses of them. */
+export const readProcesses = async (proc: string): Promise<E.Either<string, ReadonlySet<string>>> => {
   let pids: string[]
   try {
-    pids = (await fs.readdir(c.proc)).filter((d) => /^\d+$/.test(d)).slice(0, maxProcesses)
+    pids = (await fs.readdir(proc)).filter((d) => /^\d+$/.test(d)).slice(0, maxProcesses)
   } catch (e) {
-    return failed(`cannot read ${c.proc}: ${e instanceof Error ? e.message : String(e)}`)
+    return E.left(`cannot read ${proc}: ${e instanceof Error ? e.message : String(e)}`)
   }
-  for (const pid of pids) {
-    const comm = await fs.readFile(path.join(c.proc, pid, 'comm'), 'utf8').catch(() => '')
-    if (comm.replace(/\n$/, '') === rule.name) return observed({ running: true })
+  const names = new Set<string>()
+  for (const pid of pids) names.add((await fs.readFile(path.join(proc, pid, 'comm'), 'utf8').catch(() => '')).replace(/\n$/, ''))
+  return E.right(names)
+}
+
+const processRule = async (rule: Rule, c: Context): Promise<Observed> => {
+  const names = await (c.processes !== undefined ? c.processes() : readProcesses(c.proc))
+  return E.isLeft(names) ? failed(names.left) : observed({ running: names.right.has(rule.name) })
+}
+
+/** The listeners of one socket table of a proc filesystem (`net/tcp`, …), by port, in the table's order. */
+export const readListeners = async (proc: string, proto: Net.Proto): Promise<ReadonlyMap<number, ReadonlyArray<Net.Listener>>> => {
+  const text = await fs.readFile(path.join(proc, 'net', proto), 'utf8').catch(() => '')
+  const byPort = new Map<number, Net.Listener[]>()
+  for (const l of Net.listeners(proto, text)) {
+    const same = byPort.get(l.port)
+    if (same === undefined) byPort.set(l.port, [l])
+    else same.push(l)
   }
-  return observed({ running: false })
+  return byPort
 }
 
 const port = async (rule: Rule, c: Context): Promise<Observed> => {
   const name = Net.portName(rule.name)
   if (name === undefined) return failed('a port is named like tcp:22, tcp6:22, udp:53 or 22')
   const found: Net.Listener[] = []
-  for (const proto of name.protos) {
-    const text = await fs.readFile(path.join(c.proc, 'net', proto), 'utf8').catch(() => '')
-    Append.append(found, Net.listeners(proto, text).filter((l) => l.port === name.port))
-  }
+  for (const proto of name.protos) Append.append(found, (await (c.listeners !== undefined ? c.listeners(proto) : readListeners(c.proc, proto))).get(name.port) ?? [])
   return observed({ listening: found.length > 0, ip: [...new Set(found.map((l) => l.ip))] })
 }
 

@@ -1,6 +1,7 @@
 // run: checks a health check's goss rules (as the plan carries them) on a machine: decodes them,
 // probes each resource in order and summarizes (OK when every check passes, CRITICAL otherwise;
 // rules a plan carries that do not decode are UNKNOWN).
+import type * as Net from '../../goss/Net.js'
 import * as Outcome from '../../goss/Outcome.js'
 import * as Rules from '../../goss/Rules.js'
 import type * as Health from '../../types/Health.js'
@@ -13,9 +14,17 @@ export const check = async (goss: unknown, c: Probes.Context): Promise<{ readonl
   const decoded = Rules.decodeJson(goss)
   if (decoded.problems.length > 0) return { status: 'UNKNOWN', message: `goss rules do not decode: ${decoded.problems.map((d) => d.message).join('; ')}` }
   const observed: Outcome.Observed[] = []
-  // users and groups read once for this try (a later try reads them again: it may be waiting for one to appear)
+  // users and groups, processes and sockets read once for this try, not once per rule (a later try
+  // reads them again: it may be waiting for one to appear)
   let accounts: ReturnType<NonNullable<Probes.Context['accounts']>> | undefined
-  const once: Probes.Context = { ...c, accounts: () => (accounts ??= Probes.readAccounts(c.machine)) }
+  let processes: ReturnType<NonNullable<Probes.Context['processes']>> | undefined
+  const tables = new Map<Net.Proto, ReturnType<NonNullable<Probes.Context['listeners']>>>()
+  const listeners = (proto: Net.Proto): ReturnType<NonNullable<Probes.Context['listeners']>> => {
+    let t = tables.get(proto)
+    if (t === undefined) tables.set(proto, (t = Probes.readListeners(c.proc, proto)))
+    return t
+  }
+  const once: Probes.Context = { ...c, accounts: () => (accounts ??= Probes.readAccounts(c.machine)), processes: () => (processes ??= Probes.readProcesses(c.proc)), listeners }
   for (const r of decoded.rules) observed.push(await Probes.probe(r, once))
   const s = Outcome.summarize(decoded.rules, observed)
   return { status: s.status, message: s.message }

@@ -135,6 +135,25 @@ describe('goss rules against the real machine', () => {
     const comm = fs.readFileSync(`/proc/${process.pid}/comm`, 'utf8').trim()
     expect(await check({ process: { [comm]: { running: true }, 'no-such-process-here': { running: false } } })).toEqual({ status: 'OK', message: 'goss: 2 checks of 2 rules passed' })
   })
+  it('answers many process and port rules from one reading of a proc directory (a fake one here)', async () => {
+    const proc = path.join(base, 'proc')
+    const names = ['nginx', 'sshd', 'postgres']
+    names.forEach((n, i) => {
+      fs.mkdirSync(path.join(proc, String(100 + i)), { recursive: true })
+      fs.writeFileSync(path.join(proc, String(100 + i), 'comm'), `${n}\n`)
+    })
+    fs.mkdirSync(path.join(proc, 'self'))
+    fs.mkdirSync(path.join(proc, 'net'))
+    const head = '  sl  local_address rem_address   st\n'
+    fs.writeFileSync(path.join(proc, 'net/tcp'), `${head}   0: 0100007F:1F90 00000000:0000 0A\n   1: 00000000:0016 00000000:0000 0A\n   2: 0100007F:0050 0100007F:D2F0 01\n`)
+    fs.writeFileSync(path.join(proc, 'net/tcp6'), `${head}   0: 00000000000000000000000001000000:1F90 00000000000000000000000000000000:0000 0A\n`)
+    const processes = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [i < names.length ? names[i]! : `absent-${i}`, { running: i < names.length }]))
+    const ports = { 'tcp:8080': { listening: true, ip: ['127.0.0.1', '::1'] }, 'tcp6:8080': { listening: true, ip: ['::1'] }, 'tcp:22': { listening: true, ip: ['0.0.0.0'] }, 'tcp:80': { listening: false }, 'udp:53': { listening: false } }
+    expect(await check({ process: processes, port: ports }, { proc })).toEqual({ status: 'OK', message: 'goss: 308 checks of 305 rules passed' })
+    expect(await check({ process: { sshd: { running: false } } }, { proc })).toEqual({ status: 'CRITICAL', message: 'goss: 1 of 1 checks failed: process "sshd" running: expected false, got true' })
+    expect((await check({ process: { sshd: { running: true } } }, { proc: path.join(base, 'no-proc') })).status).toBe('CRITICAL')
+  })
+
   it("checks packages through dpkg's status (the host's database, read only)", async () => {
     const packages = PackageSelect.make({ root: '/' })
     const r = await check({ package: { dpkg: { installed: true, versions: { 'contain-element': { 'match-regexp': '^\\d+\\.' } } }, 'no-such-package-plait': { installed: false } } }, { packages })
