@@ -289,6 +289,8 @@ export const describeMachineContract = (name: string, factory: (snapshot: Snapsh
         const h = await start()
         expect(await ok(h.machine.mkdirp('/etc/empty/x/y', attrs(0o700)))).toEqual(['/etc/empty/x', '/etc/empty/x/y'])
         expect((await h.snapshot()).files['/etc/empty']).toEqual(fixture.files['/etc/empty'])
+        expect(await ok(h.machine.mkdirp('/etc/empty/x/y/z', attrs(0o700)))).toEqual(['/etc/empty/x/y/z']) // the parent there: one level
+        expect((await h.snapshot()).files['/etc/empty/x/y']).toEqual(Snapshot.directory(attrs(0o700)))
       })
 
       it('applies the attrs to an existing directory and creates nothing', async () => {
@@ -308,6 +310,7 @@ export const describeMachineContract = (name: string, factory: (snapshot: Snapsh
         expect((await fails(h.machine.mkdirp('/etc/motd', attrs(0o755))))._tag).toBe('Exists')
         expect((await fails(h.machine.mkdirp('/etc/current', attrs(0o755))))._tag).toBe('Exists')
         expect((await fails(h.machine.mkdirp('/etc/motd/x/y', attrs(0o755))))._tag).toBe('NotADirectory')
+        expect((await fails(h.machine.mkdirp('/etc/motd/x', attrs(0o755))))._tag).toBe('NotADirectory') // the parent itself
         await unchanged(h)
       })
     })

@@ -15,6 +15,7 @@
 import { constants, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import * as Fault from '../../core/Fault.js'
+import * as Append from '../../core/Append.js'
 import * as Errno from '../Errno.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import { closeAll, keeper, type Handle, type Keeper } from './handles.js'
@@ -165,11 +166,15 @@ const confined = (hostRoot: string): Confinement => {
   /** Opens the directory at a machine path by handles from the root; the caller closes it. */
   const openDirectory = (op: string, subject: string, dir: string): Handle => {
     const stack: Handle[] = [openRoot()]
-    const todo = dir.split('/').filter((s) => s !== '')
+    // the names still to walk, the next one last (a stack: a symlink's target pushes its names)
+    const todo = dir
+      .split('/')
+      .filter((s) => s !== '')
+      .reverse()
     let links = 0
     try {
       while (todo.length > 0) {
-        const name = todo.shift()!
+        const name = todo.pop()!
         if (name === '.') continue
         const top = stack[stack.length - 1]!
         if (name === '..') {
@@ -199,8 +204,8 @@ const confined = (hostRoot: string): Confinement => {
         if (target.startsWith('/')) {
           if (target !== hostRoot && !target.startsWith(hostRoot + '/')) throw escape(op, subject, `${link} resolves to ${target}`)
           closeAll(stack.splice(1))
-          todo.unshift(...target.slice(hostRoot.length).split('/').filter((s) => s !== ''))
-        } else todo.unshift(...target.split('/').filter((s) => s !== ''))
+          Append.append(todo, target.slice(hostRoot.length).split('/').filter((s) => s !== '').reverse())
+        } else Append.append(todo, target.split('/').filter((s) => s !== '').reverse())
       }
     } catch (e) {
       closeAll(stack)
