@@ -194,15 +194,16 @@ const compilerOf = async (job: Job): Promise<(h: Host) => Grouping.Outcome> => {
   return (h) => HC.outcome(h, job.from, job.to, job.setting)
 }
 
-/** Compiles every host, on up to `jobs` worker threads (none for one host or one job). */
-const compileAll = async (job: Job, hosts: ReadonlyArray<Host>, jobs: number): Promise<ReadonlyArray<Grouping.Outcome>> => {
+/** Compiles every host, on up to `jobs` worker threads (none for one host or one job), each outcome given to `take` as it comes (none kept here). */
+const compileAll = async (job: Job, hosts: ReadonlyArray<Host>, jobs: number, take: (o: Grouping.Outcome) => void): Promise<void> => {
   const n = Math.min(jobs, hosts.length)
   const script = process.argv[1]
   if (n <= 1 || script === undefined) {
     const compile = await compilerOf(job)
-    return hosts.map(compile)
+    for (const h of hosts) take(compile(h))
+    return
   }
-  const outcomes: Grouping.Outcome[] = []
+  let taken = 0
   let next = 0
   const workers: WorkerThreads.Worker[] = []
   try {
@@ -219,8 +220,8 @@ const compileAll = async (job: Job, hosts: ReadonlyArray<Host>, jobs: number): P
         w.on('message', (m: FromWorker) => {
           if ('error' in m) return reject(new Error(m.error))
           if ('outcome' in m) {
-            outcomes.push(m.outcome)
-            if (outcomes.length === hosts.length) resolve()
+            take(m.outcome)
+            if (++taken === hosts.length) resolve()
           }
           feed()
         })
@@ -234,7 +235,6 @@ const compileAll = async (job: Job, hosts: ReadonlyArray<Host>, jobs: number): P
   } finally {
     await Promise.all(workers.map((w) => w.terminate()))
   }
-  return outcomes
 }
 
 /** The hidden command a worker thread runs: compile the hosts the parent sends until it says done. */
@@ -306,10 +306,12 @@ const run = async (manifestArg: string | undefined, o: Flags): Promise<number> =
     to: HC.prepare(await at(to!)),
     setting: { baseDir: nodePath.dirname(nodePath.resolve(manifest)), now, assignments: o.fact ?? [], labels: { from: o.from, to: o.to } },
   }
-  const outcomes = await compileAll(job, hosts, jobs)
   const Grouping = await import('../review/Grouping.js')
+  // grouped as they come: a host's difference is dropped unless it is the first of its group
+  const grouper = Grouping.grouper()
+  await compileAll(job, hosts, jobs, grouper.add)
   const Report = await import('../review/Report.js')
-  const report = { manifest, from: { rev: o.from, commit: from! }, to: { rev: o.to, commit: to! }, grouped: Grouping.group(outcomes) }
+  const report = { manifest, from: { rev: o.from, commit: from! }, to: { rev: o.to, commit: to! }, grouped: grouper.grouped() }
   if (format === 'json') Streams.out(Streams.json(Report.json(report)))
   else if (format === 'markdown') Streams.out((await import('../review/Markdown.js')).render(report, maxBytes))
   else Streams.out((await import('../review/Text.js')).render(report), Colour.comparison)

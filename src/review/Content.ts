@@ -1,6 +1,7 @@
 // Content: how a text value (a file's rendered content, a command) changed between two catalogs:
 // a unified diff of its lines, or, for YAML and JSON, the difference of the data it holds, so a
 // change of formatting only (indentation, key order, quoting, comments) is not a change (pure).
+import * as Digest from '../core/Digest.js'
 import * as UnifiedDiff from '../core/UnifiedDiff.js'
 import * as Y from 'yaml'
 import * as Structure from './Structure.js'
@@ -57,6 +58,23 @@ export const unified = (before: string, after: string, labels: { readonly from: 
  */
 export const compare = (name: string, before: string, after: string, labels: { readonly from: string; readonly to: string }): Change => {
   if (before.length > diffLimit || after.length > diffLimit) return { _tag: 'Opaque', before: before.length, after: after.length }
+  if (before.length + after.length < keptFrom) return compareTexts(name, before, after, labels)
+  // hosts of one role compare the same two texts: a large pair's change is worked out once
+  const key = `${formatOf(name, before) ?? formatOf(name, after) ?? ''}\0${labels.from}\0${labels.to}\0${Digest.sha256(before)}\0${Digest.sha256(after)}`
+  const known = kept.get(key)
+  if (known !== undefined) return known
+  const change = compareTexts(name, before, after, labels)
+  if (kept.size >= keptMost) kept.delete(kept.keys().next().value!)
+  kept.set(key, change)
+  return change
+}
+
+/** From how many characters (both texts) a pair's change is kept, and how many changes at most (the oldest goes first). */
+const keptFrom = 65_536
+const keptMost = 64
+const kept = new Map<string, Change>()
+
+const compareTexts = (name: string, before: string, after: string, labels: { readonly from: string; readonly to: string }): Change => {
   const format = formatOf(name, before) ?? formatOf(name, after)
   if (format !== undefined) {
     const a = parse(format, before)

@@ -4,6 +4,7 @@
 //
 // Invariant: the groups partition the hosts: every host is in exactly one of `unchanged`, a
 // `changed` group or a `failed` group.
+import * as Digest from '../core/Digest.js'
 import * as CatalogDiff from './CatalogDiff.js'
 import * as Structure from './Structure.js'
 
@@ -43,36 +44,56 @@ const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 const bySize = <G extends { readonly hosts: ReadonlyArray<string> }>(a: G, b: G): number => b.hosts.length - a.hosts.length || byName(a.hosts[0]!, b.hosts[0]!)
 
-/** Collects values under their keys, keeping the first value of each key. */
-const collect = <A>(items: ReadonlyArray<{ readonly key: string; readonly host: string; readonly value: A }>): ReadonlyArray<{ readonly hosts: string[]; readonly value: A }> => {
+/** Values under their keys, the first value of each key kept, with the hosts that gave it. */
+const collector = <A>() => {
   const groups = new Map<string, { hosts: string[]; value: A }>()
-  for (const i of items) {
-    const g = groups.get(i.key)
-    if (g === undefined) groups.set(i.key, { hosts: [i.host], value: i.value })
-    else g.hosts.push(i.host)
+  return {
+    add: (key: string, host: string, value: A): void => {
+      const g = groups.get(key)
+      if (g === undefined) groups.set(key, { hosts: [host], value })
+      else g.hosts.push(host)
+    },
+    groups: (): ReadonlyArray<{ readonly hosts: string[]; readonly value: A }> => [...groups.values()].map((g) => ({ hosts: g.hosts.sort(byName), value: g.value })),
   }
-  return [...groups.values()].map((g) => ({ hosts: g.hosts.sort(byName), value: g.value }))
+}
+
+/**
+ * Sorts outcomes into groups as they come: a host's difference is kept only when it is the first
+ * of its group (hundreds of hosts of one role differ alike, and each difference may hold megabytes
+ * of text), and a group is known by the digest of its key. `grouped` gives what `group` would of
+ * every outcome added.
+ */
+export const grouper = (): { readonly add: (o: Outcome) => void; readonly grouped: () => Grouped } => {
+  const unchanged: string[] = []
+  const changed = collector<CatalogDiff.HostDiff>()
+  const failed = collector<Omit<FailureGroup, 'hosts'>>()
+  return {
+    add: (o) => {
+      if (o._tag === 'Failed') {
+        const value = { ...(o.from !== undefined ? { from: o.from } : {}), ...(o.to !== undefined ? { to: o.to } : {}) }
+        failed.add(Structure.canonical(Structure.plain(value)), o.host, value)
+      } else if (o.diff.entries.length === 0 && o.diff.formatting.length === 0) unchanged.push(o.host)
+      else changed.add(Digest.sha256(CatalogDiff.key(o.diff)), o.host, o.diff)
+    },
+    grouped: () => ({
+      unchanged: [...unchanged].sort(byName),
+      changed: changed
+        .groups()
+        .map((g) => ({ hosts: g.hosts, diff: g.value }))
+        .sort((a, b) => Number(CatalogDiff.isEmpty(a.diff)) - Number(CatalogDiff.isEmpty(b.diff)) || bySize(a, b)),
+      failed: failed
+        .groups()
+        .map((g) => ({ hosts: g.hosts, ...g.value }))
+        .sort(bySize),
+    }),
+  }
 }
 
 /** Sorts the outcomes of every host into groups. */
 export const group = (outcomes: ReadonlyArray<Outcome>): Grouped => {
-  const unchanged: string[] = []
-  const changed: Array<{ key: string; host: string; value: CatalogDiff.HostDiff }> = []
-  const failed: Array<{ key: string; host: string; value: Omit<FailureGroup, 'hosts'> }> = []
-  for (const o of outcomes) {
-    if (o._tag === 'Failed') {
-      const value = { ...(o.from !== undefined ? { from: o.from } : {}), ...(o.to !== undefined ? { to: o.to } : {}) }
-      failed.push({ key: Structure.canonical(Structure.plain(value)), host: o.host, value })
-    } else if (o.diff.entries.length === 0 && o.diff.formatting.length === 0) unchanged.push(o.host)
-    else changed.push({ key: CatalogDiff.key(o.diff), host: o.host, value: o.diff })
-  }
-  return {
-    unchanged: unchanged.sort(byName),
-    changed: collect(changed)
-      .map((g) => ({ hosts: g.hosts, diff: g.value }))
-      .sort((a, b) => Number(CatalogDiff.isEmpty(a.diff)) - Number(CatalogDiff.isEmpty(b.diff)) || bySize(a, b)),
-    failed: collect(failed).map((g) => ({ hosts: g.hosts, ...g.value })).sort(bySize),
-  }
+  const g = grouper()
+  for (const o of outcomes) g.add(o)
+  return g.grouped()
 }
 
 // guards

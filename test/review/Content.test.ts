@@ -73,3 +73,21 @@ describe('Content.compare', () => {
     expect(Content.compare('/etc/x.yaml', bomb, bomb + 'e: 1\n', labels)._tag).toBe('Text')
   })
 })
+
+describe('Content.compare of large texts, kept once worked out', () => {
+  const lines = (n: number, f: (i: number) => string): string => Array.from({ length: n }, (_, i) => f(i) + '\n').join('')
+  const before = lines(8_000, (i) => `line ${i} of a large configuration file`)
+  const after = lines(8_000, (i) => (i % 1_000 === 7 ? `changed ${i}` : `line ${i} of a large configuration file`))
+
+  it('gives the same change for the same pair again, its labels and format as asked each time', () => {
+    const first = Content.compare('/etc/big.conf', before, after, { from: 'v1:file#/etc/big.conf', to: 'v2:file#/etc/big.conf' })
+    const again = Content.compare('/etc/big.conf', before, after, { from: 'v1:file#/etc/big.conf', to: 'v2:file#/etc/big.conf' })
+    expect(again).toEqual(first)
+    expect(first._tag === 'Text' && first.lines.slice(0, 2)).toEqual(['--- v1:file#/etc/big.conf', '+++ v2:file#/etc/big.conf'])
+    const relabelled = Content.compare('/etc/big.conf', before, after, { from: 'main:file#/etc/big.conf', to: 'next:file#/etc/big.conf' })
+    expect(relabelled._tag === 'Text' && relabelled.lines[0]).toBe('--- main:file#/etc/big.conf')
+    // the same texts under a name of another format are parsed as that format (here they are not JSON: a text diff)
+    expect(Content.compare('/etc/big.json', before, after, { from: 'a', to: 'b' })._tag).toBe('Text')
+    expect(Content.compare('/etc/other.conf', after, before, { from: 'v1:file#/etc/big.conf', to: 'v2:file#/etc/big.conf' })).not.toEqual(first)
+  })
+})

@@ -1,5 +1,5 @@
 // Grouping: hosts sorted into groups is a partition of the hosts, identical changes share a group.
-import { test } from '@fast-check/vitest'
+import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import * as CatalogDiff from '../../src/review/CatalogDiff.js'
 import * as Grouping from '../../src/review/Grouping.js'
@@ -31,6 +31,13 @@ describe('Grouping.group', () => {
     for (let i = 1; i < g.failed.length; i++) expect(g.failed[i - 1]!.hosts.length).toBeGreaterThanOrEqual(g.failed[i]!.hosts.length)
     for (const hs of [g.unchanged, ...g.changed.map((c) => c.hosts)]) expect([...hs]).toEqual([...hs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
   })
+
+  test.prop([outcomes().chain((os) => fc.tuple(fc.constant(os), fc.shuffledSubarray([...os], { minLength: os.length, maxLength: os.length })))])(
+    'groups alike whatever order the outcomes come in (workers answer in any order)',
+    ([os, shuffled]) => {
+      expect(Grouping.group(shuffled)).toEqual(Grouping.group(os))
+    },
+  )
 
   it('groups twelve hosts with the same change apart from one with another', () => {
     const a = { resources: [{ id: 'package#nginx', type: 'package', at: 'm:1', props: { ensure: 'present' } }] }
