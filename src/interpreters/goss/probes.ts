@@ -14,9 +14,9 @@ import * as Kinds from '../../goss/Kinds.js'
 import type { Rule } from '../../goss/Rules.js'
 import * as ServiceStatus from '../../types/service/Status.js'
 import type { Machine } from '../Machine.js'
-import type { Manager as PackageManager } from '../packages/Manager.js'
+import type { Manager as PackageManager, Observed as PackageObserved } from '../packages/Manager.js'
 import type { Runner } from '../Runner.js'
-import type { Manager as ServiceManager } from '../services/Manager.js'
+import type { Manager as ServiceManager, Unit as ServiceUnit } from '../services/Manager.js'
 import * as Http from './http.js'
 import * as Append from '../../core/Append.js'
 
@@ -34,6 +34,30 @@ export interface Context {
   readonly processes?: () => Promise<E.Either<string, ReadonlySet<string>>>
   /** A socket table's listeners by port, read once for a try (run.ts); absent, each rule reads it. */
   readonly listeners?: (proto: Net.Proto) => Promise<ReadonlyMap<number, ReadonlyArray<Net.Listener>>>
+  /** A package's state, asked with every package rule of a try at once (run.ts); absent, each rule asks. */
+  readonly packageStatus?: Batched<PackageObserved>
+  /** A service's state, asked with every service rule of a try at once (run.ts); absent, each rule asks. */
+  readonly serviceStatus?: Batched<ServiceUnit>
+}
+
+/** What a batch said of one name (undefined: the manager gave no answer for it). */
+export type Batched<A> = (name: string) => Promise<E.Either<Fault.Fault, A | undefined>>
+
+/**
+ * One manager's answer for one name, asked once for all `names` (a package or service manager
+ * runs its processes once for a batch: a rule each took a dpkg-query and an apt-cache each). A
+ * batch the manager cannot answer as a whole (one name it refuses fails them all) is asked again
+ * name by name, so that each rule fails or passes on its own, as it would alone.
+ */
+export const batched = <A>(names: ReadonlyArray<string>, ask: (names: ReadonlyArray<string>) => Promise<E.Either<Fault.Fault, ReadonlyArray<A>>>): Batched<A> => {
+  const distinct = [...new Set(names)]
+  let all: Promise<E.Either<Fault.Fault, ReadonlyMap<string, A>>> | undefined
+  return async (name) => {
+    all ??= ask(distinct).then(E.map((xs) => new Map(distinct.map((n, i) => [n, xs[i]!] as const))))
+    const got = await all
+    if (E.isRight(got) && got.right.has(name)) return E.right(got.right.get(name))
+    return E.map((xs: ReadonlyArray<A>) => xs[0])(await ask([name]))
+  }
 }
 
 /** The most bytes of a file's content a `contents` check reads. */
@@ -101,16 +125,16 @@ const command = async (rule: Rule, c: Context): Promise<Observed> => {
 }
 
 const packageRule = async (rule: Rule, c: Context): Promise<Observed> => {
-  const r = await c.packages().status([rule.name])
+  const r = await (c.packageStatus ?? batched([rule.name], (ns) => c.packages().status(ns)))(rule.name)
   if (E.isLeft(r)) return failed(Fault.render(r.left))
-  const i = r.right[0]?.installed
+  const i = r.right?.installed
   return i === undefined || i._tag === 'NotInstalled' ? observed({ installed: false, versions: [] }) : observed({ installed: true, versions: [i.version] })
 }
 
 const service = async (rule: Rule, c: Context): Promise<Observed> => {
-  const r = await c.services().status([rule.name])
+  const r = await (c.serviceStatus ?? batched([rule.name], (ns) => c.services().status(ns)))(rule.name)
   if (E.isLeft(r)) return failed(Fault.render(r.left))
-  const unit = r.right[0]
+  const unit = r.right
   if (unit === undefined) return failed('the service manager did not answer for it')
   const s = ServiceStatus.of(unit)
   return E.isLeft(s) ? failed(s.left) : observed({ running: s.right.running, enabled: s.right.enabled ?? false })

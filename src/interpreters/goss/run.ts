@@ -24,7 +24,16 @@ export const check = async (goss: unknown, c: Probes.Context): Promise<{ readonl
     if (t === undefined) tables.set(proto, (t = Probes.readListeners(c.proc, proto)))
     return t
   }
-  const once: Probes.Context = { ...c, accounts: () => (accounts ??= Probes.readAccounts(c.machine)), processes: () => (processes ??= Probes.readProcesses(c.proc)), listeners }
+  // the package and service rules of the try asked of their manager at once (a process or two for all)
+  const named = (kind: string): ReadonlyArray<string> => decoded.rules.filter((r) => r.kind === kind).map((r) => r.name)
+  const once: Probes.Context = {
+    ...c,
+    accounts: () => (accounts ??= Probes.readAccounts(c.machine)),
+    processes: () => (processes ??= Probes.readProcesses(c.proc)),
+    listeners,
+    packageStatus: Probes.batched(named('package'), (ns) => c.packages().status(ns)),
+    serviceStatus: Probes.batched(named('service'), (ns) => c.services().status(ns)),
+  }
   for (const r of decoded.rules) observed.push(await Probes.probe(r, once))
   const s = Outcome.summarize(decoded.rules, observed)
   return { status: s.status, message: s.message }

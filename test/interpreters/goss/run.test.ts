@@ -15,6 +15,9 @@ import * as Health from '../../../src/executor/health.js'
 import * as Commands from '../../../src/interpreters/commands/posix.js'
 import * as Context from '../../../src/interpreters/goss/context.js'
 import * as Run from '../../../src/interpreters/goss/run.js'
+import * as Probes from '../../../src/interpreters/goss/probes.js'
+import * as E from 'fp-ts/lib/Either.js'
+import * as Fault from '../../../src/core/Fault.js'
 import * as PackageSelect from '../../../src/interpreters/packages/select.js'
 import * as Posix from '../../../src/interpreters/posix/posix.js'
 import * as Systemctl from '../../../src/interpreters/services/systemctl.js'
@@ -186,5 +189,23 @@ describe('goss health checks with tries', () => {
   it('are UNKNOWN when the whole check outlives its timeout', async () => {
     const r = await Health.runCheck({ name: 'slow', argv: [], goss: { command: { 'sleep 3': { 'exit-status': 0 } } }, timeoutMs: 100, tries: 1, trySleepMs: 1 }, Commands.make({ root }), async () => undefined, { machine: Posix.make({ root }) })
     expect(r).toEqual({ name: 'slow', status: 'UNKNOWN', message: 'goss rules timed out after 100ms', tries: 1 })
+  })
+})
+
+describe('Probes.batched', () => {
+  it('asks the manager once for every name, and name by name when the batch as a whole fails', async () => {
+    const asked: string[][] = []
+    const ask = async (names: ReadonlyArray<string>) => {
+      asked.push([...names])
+      return names.includes('bad') ? E.left(Fault.make('Failed', 'packages', 'status', names.join(' '), 'refused')) : E.right(names.map((n) => n.toUpperCase()))
+    }
+    const good = Probes.batched(['a', 'b', 'a', 'c'], ask)
+    expect(await Promise.all(['a', 'b', 'c'].map(good))).toEqual([E.right('A'), E.right('B'), E.right('C')])
+    expect(asked).toEqual([['a', 'b', 'c']])
+    asked.length = 0
+    const mixed = Probes.batched(['a', 'bad'], ask)
+    expect(await mixed('a')).toEqual(E.right('A'))
+    expect(E.isLeft(await mixed('bad'))).toBe(true)
+    expect(asked).toEqual([['a', 'bad'], ['a'], ['bad']])
   })
 })
