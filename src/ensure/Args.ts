@@ -69,7 +69,12 @@ const valueOf = (key: string, text: string, before: unknown): E.Either<string, u
     if (text === 'true' || text === 'false') return E.right(text === 'true')
     return E.left(`${key}: expected true or false, got ${JSON.stringify(text)}`)
   }
-  if (lists.has(key)) return E.right([...(Array.isArray(before) ? (before as ReadonlyArray<string>) : []), text])
+  if (lists.has(key)) {
+    // a list only an earlier flag of this command line made (a positional value is a string): pushed to, not copied per flag
+    if (!Array.isArray(before)) return E.right([text])
+    ;(before as string[]).push(text)
+    return E.right(before)
+  }
   if (numberLists.has(key)) {
     const parts = text.split(',')
     if (!parts.every((p) => /^-?[0-9]{1,9}$/.test(p.trim()))) return E.left(`${key}: expected whole numbers separated by commas, got ${JSON.stringify(text)}`)

@@ -38,6 +38,12 @@ describe('Args', () => {
     expect(E.isRight(c) && c.right.resources[0]).toMatchObject({ id: 'package#zsh', ensure: '5.9' })
   })
 
+  it('keeps 50,000 repeated list flags in order (each pushed, not the list copied per flag)', () => {
+    const many = Array.from({ length: 50_000 }, (_, i) => `V${i}=${i}`)
+    const r = Args.resource({ type: 'exec', name: '/bin/true', args: [], props: many.map((m) => ['environment', m] as const), require: [], subscribe: [] })
+    expect(E.isRight(r) && r.right.properties['environment']).toEqual(many)
+  })
+
   it('types flag values: booleans, comma-separated numbers and repeated lists; bad ones are named', () => {
     const r = Args.resource({ type: 'exec', name: '/bin/true', args: [], props: [['refresh_only', 'true'], ['returns', '0, 2'], ['environment', 'A=1'], ['environment', 'B=2']], require: [], subscribe: [] })
     expect(r).toEqual(E.right({ type: 'exec', name: '/bin/true', properties: { refresh_only: true, returns: [0, 2], environment: ['A=1', 'B=2'] } }))
