@@ -34,18 +34,34 @@ export const maxLength = 4096
 export const parse = (text: string): E.Either<string, Type> => {
   if (text.length > maxLength) return E.left(`the type is longer than ${maxLength} characters`)
   const tokens = text.match(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|-?[0-9]+|[A-Za-z_][A-Za-z0-9_:]*|\S/g) ?? []
-  let i = 0
-  const fail = (why: string): never => {
-    throw new ParseError(why)
+  try {
+    return E.right(parseTokens(tokens, 0, tokens.length))
+  } catch (e) {
+    if (e instanceof ParseError) return E.left(e.message)
+    throw e
   }
-  const next = (): string => tokens[i++] ?? fail('it ends too early')
-  const args = (): string[] | undefined => {
-    if (tokens[i] !== '[') return undefined
+}
+
+const fail = (why: string): never => {
+  throw new ParseError(why)
+}
+
+/**
+ * The type the tokens from `lo` to `hi` spell. A parameter's type is parsed from its tokens where
+ * they are, once: re-joining and reading each level's text again cost time that grew with the
+ * nesting squared, and a joined text, longer than the one written, could pass the length limit.
+ */
+const parseTokens = (tokens: ReadonlyArray<string>, lo: number, hi: number): Type => {
+  let i = lo
+  const next = (): string => (i < hi ? tokens[i++]! : fail('it ends too early'))
+  /** The parameters between [ and ], each as the range of its tokens. */
+  const args = (): Array<readonly [number, number]> | undefined => {
+    if (i >= hi || tokens[i] !== '[') return undefined
     i++
-    const out: string[] = []
+    const out: Array<readonly [number, number]> = []
     let depth = 0
     let start = i
-    for (; i < tokens.length; i++) {
+    for (; i < hi; i++) {
       const t = tokens[i]!
       if (t === '[') depth++
       else if (t === ']' && depth > 0) depth--
@@ -55,7 +71,7 @@ export const parse = (text: string): E.Either<string, Type> => {
           return out
         }
         if (start === i) fail('a parameter between [ and ] is empty')
-        out.push(tokens.slice(start, i).join(' '))
+        out.push([start, i])
         if (t === ']') {
           i++
           return out
@@ -65,63 +81,58 @@ export const parse = (text: string): E.Either<string, Type> => {
     }
     return fail('a [ is not closed')
   }
-  const int = (s: string | undefined, dflt: number): number => {
+  const textOf = (r: readonly [number, number] | undefined): string | undefined => (r === undefined ? undefined : tokens.slice(r[0], r[1]).join(' '))
+  const int = (r: readonly [number, number] | undefined, dflt: number): number => {
+    const s = textOf(r)
     if (s === undefined || s === 'default') return dflt
     if (!/^-?[0-9]+$/.test(s)) fail(`${s} is not an integer bound`)
     return Number(s)
   }
-  const sub = (s: string): Type => {
-    const r = parse(s)
-    return E.isLeft(r) ? fail(r.left) : r.right
-  }
-  const str = (s: string): string => {
+  const sub = (r: readonly [number, number]): Type => parseTokens(tokens, r[0], r[1])
+  const str = (r: readonly [number, number]): string => {
+    const s = textOf(r)!
     if (/^'.*'$|^".*"$/s.test(s)) return s.slice(1, -1).replace(/\\(.)/g, '$1')
     if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s)) return s
     return fail(`${s} is not an Enum value`)
   }
-  try {
-    const name = next()
-    const a = args()
-    if (i !== tokens.length) fail(`unexpected ${tokens[i]} after the type`)
-    const none = (t: Type): Type => (a === undefined ? t : fail(`${name} takes no parameters`))
-    const bounded = (): [number, number] => {
-      if ((a?.length ?? 0) > 2) fail(`${name} takes at most two bounds`)
-      return [int(a?.[0], name === 'Integer' ? -Infinity : 0), int(a?.[1], Infinity)]
+  const name = next()
+  const a = args()
+  if (i !== hi) fail(`unexpected ${tokens[i]} after the type`)
+  const none = (t: Type): Type => (a === undefined ? t : fail(`${name} takes no parameters`))
+  const bounded = (): [number, number] => {
+    if ((a?.length ?? 0) > 2) fail(`${name} takes at most two bounds`)
+    return [int(a?.[0], name === 'Integer' ? -Infinity : 0), int(a?.[1], Infinity)]
+  }
+  switch (name) {
+    case 'Any':
+      return none(any)
+    case 'Data':
+    case 'Undef':
+    case 'Boolean':
+    case 'Float':
+    case 'Numeric':
+      return none({ _tag: name })
+    case 'String':
+    case 'Integer': {
+      const [min, max] = bounded()
+      return { _tag: name, min, max }
     }
-    switch (name) {
-      case 'Any':
-        return E.right(none(any))
-      case 'Data':
-      case 'Undef':
-      case 'Boolean':
-      case 'Float':
-      case 'Numeric':
-        return E.right(none({ _tag: name }))
-      case 'String':
-      case 'Integer': {
-        const [min, max] = bounded()
-        return E.right({ _tag: name, min, max })
-      }
-      case 'Optional':
-        return a?.length === 1 ? E.right({ _tag: 'Optional', of: sub(a[0]!) }) : fail('Optional takes exactly one type')
-      case 'Array': {
-        if (a === undefined) return E.right({ _tag: 'Array', of: { _tag: 'Data' }, min: 0, max: Infinity })
-        if (a.length > 3) fail('Array takes a type and at most two bounds')
-        return E.right({ _tag: 'Array', of: sub(a[0]!), min: int(a[1], 0), max: int(a[2], Infinity) })
-      }
-      case 'Hash':
-        if (a === undefined) return E.right({ _tag: 'Hash', key: { _tag: 'Data' }, value: { _tag: 'Data' } })
-        return a.length === 2 ? E.right({ _tag: 'Hash', key: sub(a[0]!), value: sub(a[1]!) }) : fail('Hash takes a key type and a value type')
-      case 'Enum':
-        return a !== undefined && a.length > 0 ? E.right({ _tag: 'Enum', values: a.map(str) }) : fail('Enum takes at least one value')
-      case 'Variant':
-        return a !== undefined && a.length > 0 ? E.right({ _tag: 'Variant', of: a.map(sub) }) : fail('Variant takes at least one type')
-      default:
-        return fail(`${name} is not a type plait knows (String, Boolean, Integer, Float, Numeric, Optional, Array, Hash, Enum, Variant, Data, Any, Undef)`)
+    case 'Optional':
+      return a?.length === 1 ? { _tag: 'Optional', of: sub(a[0]!) } : fail('Optional takes exactly one type')
+    case 'Array': {
+      if (a === undefined) return { _tag: 'Array', of: { _tag: 'Data' }, min: 0, max: Infinity }
+      if (a.length > 3) fail('Array takes a type and at most two bounds')
+      return { _tag: 'Array', of: sub(a[0]!), min: int(a[1], 0), max: int(a[2], Infinity) }
     }
-  } catch (e) {
-    if (e instanceof ParseError) return E.left(e.message)
-    throw e
+    case 'Hash':
+      if (a === undefined) return { _tag: 'Hash', key: { _tag: 'Data' }, value: { _tag: 'Data' } }
+      return a.length === 2 ? { _tag: 'Hash', key: sub(a[0]!), value: sub(a[1]!) } : fail('Hash takes a key type and a value type')
+    case 'Enum':
+      return a !== undefined && a.length > 0 ? { _tag: 'Enum', values: a.map(str) } : fail('Enum takes at least one value')
+    case 'Variant':
+      return a !== undefined && a.length > 0 ? { _tag: 'Variant', of: a.map(sub) } : fail('Variant takes at least one type')
+    default:
+      return fail(`${name} is not a type plait knows (String, Boolean, Integer, Float, Numeric, Optional, Array, Hash, Enum, Variant, Data, Any, Undef)`)
   }
 }
 

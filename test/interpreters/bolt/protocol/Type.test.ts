@@ -69,6 +69,32 @@ describe('Bolt parameter types', () => {
     expect(E.isLeft(t) && t.left).toMatch(why)
   })
 
+  /** Type strings as metadata writes them, nested. */
+  const written: fc.Arbitrary<string> = fc.letrec<{ t: string }>((tie) => ({
+    t: fc.oneof(
+      { depthSize: 'small' },
+      fc.constantFrom('String', 'String[1]', 'Integer[-3, 5]', 'Boolean', 'Data', 'Any', "Enum['a', 'b c', \"d\"]", 'Undef'),
+      tie('t').map((x) => `Optional[${x}]`),
+      tie('t').map((x) => `Array[${x}, 1, 3]`),
+      tie('t').map((x) => `Hash[String, ${x}]`),
+      fc.tuple(tie('t'), tie('t')).map(([x, y]) => `Variant[${x}, ${y}]`),
+    ),
+  })).t
+
+  test.prop([written])('reads every nested type it shows, to the same type (law: round trip)', (text) => {
+    const t = type(text)
+    expect(type(Type.show(t))).toEqual(t)
+  })
+
+  it('reads a type nested as deep as its length allows (each level was read again, as a longer text)', () => {
+    const deep = `${'Optional['.repeat(400)}String${']'.repeat(400)}`
+    expect(deep.length).toBeLessThanOrEqual(Type.maxLength)
+    let t = type(deep)
+    for (let k = 0; k < 400; k++) t = t._tag === 'Optional' ? t.of : t
+    expect(t).toEqual({ _tag: 'String', min: 0, max: Infinity })
+    expect(Type.parse(`Array[${'Array['.repeat(300)}Integer${']'.repeat(300)}, 1, x]`)).toEqual(E.left('x is not an integer bound'))
+  })
+
   it('refuses a type string longer than its limit', () => {
     expect(Type.parse(`Optional[${'x'.repeat(Type.maxLength)}]`)).toEqual(E.left(`the type is longer than ${Type.maxLength} characters`))
   })
