@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { fc, test as fcTest } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
+import * as Depth from '../../src/core/Depth.js'
 import * as Api from '../../src/ensure/Api.js'
 import * as Health from '../../src/types/Health.js'
 import { checkRequest, checkResponse } from './schema.js'
@@ -113,5 +114,26 @@ describe('Api', () => {
     expect(Api.event(done({ outcome: 'skipped', messages: ['unmet requirement: package#x failed'] })).unmet_requirements).toEqual(['unmet requirement: package#x failed'])
     expect(Api.event(done({ resource: { type: 'service', name: 'web', properties: {} }, id: 'service#web' }))).toMatchObject({ requested_ensure: 'running', provider: 'systemd', name: 'web' })
     expect(Api.event(done({ resource: { type: 'package', name: 'zsh', properties: {} }, id: 'package#zsh', provider: 'dnf' })).provider).toBe('dnf')
+  })
+})
+
+describe('Api.flowDeeperThan', () => {
+  /** JSON values whose strings hold brackets, quotes, escapes and hashes: what the pass must skip. */
+  const tricky = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', "'", '\\', '#', ' ', 'a', '\n'), maxLength: 8 })
+  const value = fc.letrec<{ v: unknown }>((tie) => ({
+    v: fc.oneof({ depthSize: 'small' }, tricky, fc.integer(), fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(tricky, tie('v'), { maxKeys: 3 })),
+  })).v
+
+  fcTest.prop([value, fc.integer({ min: 0, max: 6 }), fc.boolean()])('says of a JSON text, compact or spaced, what the depth of its value says', (v, most, spaced) => {
+    const text = JSON.stringify(v, null, spaced ? 2 : undefined)
+    const flow = text.trimStart()[0] === '[' || text.trimStart()[0] === '{'
+    expect(Api.flowDeeperThan(text, most)).toBe(flow && Depth.deeperThan(v, most))
+  })
+
+  it('refuses a request of 2,000,000 brackets at once, before any parse', () => {
+    expect(Api.decode('['.repeat(2_000_000) + ']'.repeat(2_000_000), ['file'])).toEqual(E.left(`the request nests deeper than ${Depth.maxData} levels`))
+    expect(Api.flowDeeperThan(`{a: it's, b: "[[[[", c: '[[''[[' # [[[[\n}`, 1)).toBe(false)
+    expect(Api.flowDeeperThan(JSON.stringify({ a: '"[[[[[[', b: '\\' }), 2)).toBe(false)
+    expect(Api.flowDeeperThan(JSON.stringify([[['"\\']]]), 2)).toBe(true)
   })
 })
