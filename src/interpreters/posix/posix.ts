@@ -14,6 +14,7 @@ import * as AccountsParser from './accounts.js'
 import * as Confine from './confine.js'
 import * as Observe from './probe.js'
 import * as Proc from './proc.js'
+import * as AttrsOps from './attrs.js'
 import * as Tree from './tree.js'
 import * as Write from './write.js'
 
@@ -86,8 +87,8 @@ export const make = (options: Options = {}): Machine => {
     writeTemp: (path, data, attrs, tempName) => run('writeFileAtomic', path, () => Write.writeTemp(confine, path, data, attrs, tempName)),
     renameTemp: (path, tempName) => run('writeFileAtomic', path, () => Write.renameTemp(confine, path, tempName)),
     syncDirectory: (path) => run('syncDirectory', path, () => Write.syncDirectory(confine, path)),
-    mkdirp: (path, attrs) => run('mkdirp', path, () => Tree.mkdirp(confine, path, attrs)),
-    setAttrs: (path, attrs) => run('setAttrs', path, () => Tree.setAttrs(confine, path, attrs)),
+    mkdirp: (path, attrs) => run('mkdirp', path, () => AttrsOps.mkdirp(confine, path, attrs)),
+    setAttrs: (path, attrs) => run('setAttrs', path, () => AttrsOps.setAttrs(confine, path, attrs)),
     remove: (path, removeOptions) => run('remove', path, () => Tree.remove(confine, path, removeOptions.recursive)),
     rename: (from, to) => run('rename', from, () => Tree.rename(confine, from, to)),
     copy: (from, to) => run('copy', from, () => Tree.copy(confine, from, to)),
