@@ -1,5 +1,5 @@
 // Memo: a function of a string key that computes each answer once (for one run: it keeps every
-// answer until it is dropped).
+// answer until it is dropped), and a table that keeps only the answers of the last few keys.
 
 /** What the table holds for an undefined answer: a miss then costs one lookup, not two. */
 const none: unique symbol = Symbol('none')
@@ -12,6 +12,23 @@ export const memo = <A>(f: (key: string) => A): ((key: string) => A) => {
     if (known !== undefined) return known === none ? (undefined as A) : known
     const a = f(key)
     seen.set(key, a === undefined ? none : a)
+    return a
+  }
+}
+
+/**
+ * A table of the answers of the last `most` keys asked for: `make` is called for a key it does not
+ * hold, and the key first asked among those it holds is forgotten to make room. For answers too
+ * large to keep them all (a long string's bytes, the diff of two large texts).
+ */
+export const recent = <A>(most: number): ((key: string, make: () => A) => A) => {
+  const kept = new Map<string, A | typeof none>()
+  return (key, make) => {
+    const known = kept.get(key)
+    if (known !== undefined) return known === none ? (undefined as A) : known
+    const a = make()
+    if (kept.size >= most) kept.delete(kept.keys().next().value!)
+    kept.set(key, a === undefined ? none : a)
     return a
   }
 }

@@ -2,6 +2,7 @@
 // a unified diff of its lines, or, for YAML and JSON, the difference of the data it holds, so a
 // change of formatting only (indentation, key order, quoting, comments) is not a change (pure).
 import * as Digest from '../core/Digest.js'
+import * as Memo from '../core/Memo.js'
 import * as UnifiedDiff from '../core/UnifiedDiff.js'
 import * as Y from 'yaml'
 import * as Structure from './Structure.js'
@@ -61,18 +62,12 @@ export const compare = (name: string, before: string, after: string, labels: { r
   if (before.length + after.length < keptFrom) return compareTexts(name, before, after, labels)
   // hosts of one role compare the same two texts: a large pair's change is worked out once
   const key = `${formatOf(name, before) ?? formatOf(name, after) ?? ''}\0${labels.from}\0${labels.to}\0${Digest.sha256(before)}\0${Digest.sha256(after)}`
-  const known = kept.get(key)
-  if (known !== undefined) return known
-  const change = compareTexts(name, before, after, labels)
-  if (kept.size >= keptMost) kept.delete(kept.keys().next().value!)
-  kept.set(key, change)
-  return change
+  return kept(key, () => compareTexts(name, before, after, labels))
 }
 
 /** From how many characters (both texts) a pair's change is kept, and how many changes at most (the oldest goes first). */
 const keptFrom = 65_536
-const keptMost = 64
-const kept = new Map<string, Change>()
+const kept = Memo.recent<Change>(64)
 
 const compareTexts = (name: string, before: string, after: string, labels: { readonly from: string; readonly to: string }): Change => {
   const format = formatOf(name, before) ?? formatOf(name, after)

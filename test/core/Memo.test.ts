@@ -1,6 +1,6 @@
 import { fc, test as fcTest } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
-import { memo } from '../../src/core/Memo.js'
+import { memo, recent } from '../../src/core/Memo.js'
 
 describe('memo', () => {
   fcTest.prop([fc.array(fc.string({ maxLength: 3 }), { maxLength: 30 })])('gives f’s answer and calls f once per key, undefined answers included', (keys) => {
@@ -14,4 +14,27 @@ describe('memo', () => {
     for (const k of new Set(keys)) expect(calls.get(k)).toBe(1)
     expect(calls.size).toBe(new Set(keys).size)
   })
+})
+
+describe('recent', () => {
+  fcTest.prop([fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { maxLength: 40 }), fc.integer({ min: 1, max: 4 })])(
+    'gives make’s answer, and makes it again only for a key it forgot: the first asked of more than `most` kept',
+    (keys, most) => {
+      const kept = recent<string | undefined>(most)
+      const model: string[] = [] // the keys held, first asked first
+      for (const k of keys) {
+        let made = false
+        const answer = kept(k, () => {
+          made = true
+          return k === 'e' ? undefined : k.toUpperCase()
+        })
+        expect(answer).toBe(k === 'e' ? undefined : k.toUpperCase())
+        expect(made).toBe(!model.includes(k))
+        if (!model.includes(k)) {
+          if (model.length >= most) model.shift()
+          model.push(k)
+        }
+      }
+    },
+  )
 })

@@ -2,6 +2,7 @@
 // probes each resource in order and summarizes (OK when every check passes, CRITICAL otherwise;
 // rules a plan carries that do not decode are UNKNOWN).
 import type * as Net from '../../goss/Net.js'
+import { memo } from '../../core/Memo.js'
 import * as Outcome from '../../goss/Outcome.js'
 import * as Rules from '../../goss/Rules.js'
 import type * as Health from '../../types/Health.js'
@@ -18,12 +19,7 @@ export const check = async (goss: unknown, c: Probes.Context): Promise<{ readonl
   // reads them again: it may be waiting for one to appear)
   let accounts: ReturnType<NonNullable<Probes.Context['accounts']>> | undefined
   let processes: ReturnType<NonNullable<Probes.Context['processes']>> | undefined
-  const tables = new Map<Net.Proto, ReturnType<NonNullable<Probes.Context['listeners']>>>()
-  const listeners = (proto: Net.Proto): ReturnType<NonNullable<Probes.Context['listeners']>> => {
-    let t = tables.get(proto)
-    if (t === undefined) tables.set(proto, (t = Probes.readListeners(c.proc, proto)))
-    return t
-  }
+  const listeners = memo((proto) => Probes.readListeners(c.proc, proto as Net.Proto))
   // the package and service rules of the try asked of their manager at once (a process or two for all)
   const named = (kind: string): ReadonlyArray<string> => decoded.rules.filter((r) => r.kind === kind).map((r) => r.name)
   const once: Probes.Context = {

@@ -1,6 +1,8 @@
 // Value: what expressions compute, with expr-lang's (Go's) kinds kept apart: nil, bool, int
 // (bigint, 64-bit, wrapping), float (number), string, array, map and time.
 
+import * as Memo from '../../core/Memo.js'
+
 // model
 
 export type Value = null | boolean | bigint | number | string | Time | ReadonlyArray<Value> | ValueMap
@@ -250,17 +252,10 @@ const encoder = new TextEncoder()
 const longString = 256
 const keptStrings = 4
 
-const recent = new Map<string, Uint8Array>()
+const recent = Memo.recent<Uint8Array>(keptStrings)
 
 /** A long string's UTF-8 bytes, encoded once while it is among the last few asked for. */
-const recentBytes = (s: string): Uint8Array => {
-  const known = recent.get(s)
-  if (known !== undefined) return known
-  const bytes = encoder.encode(s)
-  if (recent.size >= keptStrings) recent.delete(recent.keys().next().value!)
-  recent.set(s, bytes)
-  return bytes
-}
+const recentBytes = (s: string): Uint8Array => recent(s, () => encoder.encode(s))
 
 /** Converts a value to plain JS data: ints become numbers (strings past 2^53), times ISO strings. */
 export const toJS = (v: Value): unknown => {
