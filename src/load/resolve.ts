@@ -192,13 +192,14 @@ const reference = async (n: Node.MapNode, plugin: Node.Entry, resolvers: Resolve
  * A hider of sensitive texts: a message with every text in it replaced by `[sensitive]`, longest
  * first, each in the message as the longer ones left it. The texts are prepared once: one secret
  * of many lines is thousands of texts, and a report hides every string it prints, so a message
- * none of them is in is found so at once (core/Literals.ts) and given back as it is.
+ * none of them is in is found so by Literals.finder (all at once, once that pays) and given back
+ * as it is.
  */
 export const hider = (secrets: ReadonlyArray<string>): ((message: string) => string) => {
   const longestFirst = [...new Set(secrets)].filter((x) => x !== '').sort((a, b) => b.length - a.length)
-  const literals = Literals.compile(longestFirst)
-  if (literals === undefined) return (message) => message
-  return (message) => (Literals.matches(literals, message).length === 0 ? message : longestFirst.reduce((m, x) => (m.includes(x) ? m.split(x).join('[sensitive]') : m), message))
+  if (longestFirst.length === 0) return (message) => message
+  const found = Literals.finder(longestFirst)
+  return (message) => (found(message) ? longestFirst.reduce((m, x) => (m.includes(x) ? m.split(x).join('[sensitive]') : m), message) : message)
 }
 
 /** A message with every sensitive text in it replaced by `[sensitive]` (see `hider`, for many messages). */
