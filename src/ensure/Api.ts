@@ -74,6 +74,9 @@ const references = (v: unknown, key: string): E.Either<string, ReadonlyArray<str
 
 const tooDeep = `the request nests deeper than ${Depth.maxData} levels`
 
+/** Whether the character at `i` starts a token: the first, or one after white space or flow punctuation. */
+const startsToken = (text: string, i: number): boolean => i === 0 || /[\s[{,:]/.test(text[i - 1]!)
+
 /**
  * Whether a request written as a flow collection (JSON, the protocol's form, or YAML's flow style)
  * nests deeper than `most`, found in one pass before the YAML library builds a tree of it (some
@@ -82,8 +85,6 @@ const tooDeep = `the request nests deeper than ${Depth.maxData} levels`
  * YAML, not one inside a plain word) and comments are skipped; in flow style a plain text cannot
  * hold a bracket, so what is counted is the nesting.
  */
-const startsToken = (text: string, i: number): boolean => i === 0 || /[\s[{,:]/.test(text[i - 1]!)
-
 export const flowDeeperThan = (text: string, most: number): boolean => {
   const first = text.trimStart()[0]
   if (first !== '{' && first !== '[') return false
