@@ -61,19 +61,19 @@ export const open = async (machine: Machine, options: Options): Promise<E.Either
       options.onPlan?.(plan.right)
       const opened = await Interpreters.open(machine, plan.right, options)
       if (E.isLeft(opened)) return opened
-      const checked = await Stale.check(plan.right, accounts.right, opened.right.requests, options.sameDigest)
-      const drift = checked.drift
-      if (drift.length > 0) {
-        return E.left([
-          ...drift,
-          Diagnostic.make('Stale', `refusing a stale plan: ${drift.length} resource${drift.length === 1 ? '' : 's'} changed since it was made`, {
-            hint: recovered.right.length > 0 ? 'an unfinished run was rolled back first, which may be what changed; make and review a new plan' : 'make and review a new plan',
-          }),
-        ])
-      }
-      const bk = await machine.mkdirp(state.backups, { ...made.right, mode: 0o700 })()
-      if (E.isLeft(bk)) return E.left([Diagnostic.make('Apply', `cannot create ${state.backups}: ${Fault.render(bk.left)}`)])
       try {
+        const checked = await Stale.check(plan.right, accounts.right, opened.right.requests, options.sameDigest)
+        const drift = checked.drift
+        if (drift.length > 0) {
+          return E.left([
+            ...drift,
+            Diagnostic.make('Stale', `refusing a stale plan: ${drift.length} resource${drift.length === 1 ? '' : 's'} changed since it was made`, {
+              hint: recovered.right.length > 0 ? 'an unfinished run was rolled back first, which may be what changed; make and review a new plan' : 'make and review a new plan',
+            }),
+          ])
+        }
+        const bk = await machine.mkdirp(state.backups, { ...made.right, mode: 0o700 })()
+        if (E.isLeft(bk)) return E.left([Diagnostic.make('Apply', `cannot create ${state.backups}: ${Fault.render(bk.left)}`)])
         const report = await run(machine, plan.right, options, state, { opened: opened.right, now: checked.now }, accounts.right)
         return E.right({ ...report, recovered: recovered.right })
       } catch (e) {
@@ -81,6 +81,9 @@ export const open = async (machine: Machine, options: Options): Promise<E.Either
           return E.left([Diagnostic.make('Apply', `${e.message}; the run stopped, and the next apply rolls back what it began`)])
         }
         throw e
+      } finally {
+        // what the families shared for the run (the Holo host and its lock) ends with it
+        await opened.right.end()
       }
     },
   })

@@ -18,7 +18,12 @@ export const noopRun = async (machine: Machine, plan: Plan.Plan, options: Option
   const unfinished = await Recover.pending(machine, options.stateDir)
   const opened = await Interpreters.open(machine, plan, options)
   if (E.isLeft(opened)) return opened
-  const drift = (await Stale.check(plan, accounts, opened.right.requests, options.sameDigest)).drift
+  let drift: ReadonlyArray<Diagnostic.Diagnostic>
+  try {
+    drift = (await Stale.check(plan, accounts, opened.right.requests, options.sameDigest)).drift
+  } finally {
+    await opened.right.end()
+  }
   if (drift.length > 0) {
     const hint =
       unfinished === undefined

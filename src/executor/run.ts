@@ -29,9 +29,12 @@ export interface Opened {
 
 /** Runs a checked plan's steps (the lock is held, the backups directory exists); throws Writer.JournalError when the journal cannot be written. */
 export const run = async (machine: Machine, plan: Plan.Plan, options: Options, state: ReturnType<typeof Recover.paths>, interpreters: Opened, accounts: Accounts): Promise<Report> => {
+  // asked for each step before it runs or joins a batch: the families hear of it (a step may change what they share)
   const familyFor = (tag: string): StepFamily => {
-    const f = interpreters.opened.steps(familyOf(tag))
+    const name = familyOf(tag)
+    const f = interpreters.opened.steps(name)
     if (f === undefined) throw new Error(`invariant: no interpreter of ${tag} steps`)
+    interpreters.opened.stepping(name)
     return f
   }
   const st: RunState = {

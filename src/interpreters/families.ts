@@ -82,6 +82,13 @@ export interface Opened {
   readonly requests: Families
   /** The interpreter of a step family (`file`, `exec`, `libral`): undefined for one this plait lacks. */
   readonly steps: (family: string) => StepFamily | undefined
+  /**
+   * Says that a step of `family` is about to run (or join a batch): what the families share for the
+   * run (the Holo host) is made again on its next use when a step of another family may have changed it.
+   */
+  readonly stepping: (family: string) => void
+  /** Ends what the families share for the run (closes the Holo host, releasing Holo's run lock); called once, when the run is over. */
+  readonly end: () => Promise<void>
 }
 
 /** What opening an apply's interpreters may be given (tests give doubles). */
@@ -121,12 +128,15 @@ export const open = async (machine: Machine, plan: Plan.Plan, services: ApplySer
   }
   const serviceManager = once(() => services.services ?? Systemctl.make())
   const packageManager = once(() => services.packages ?? PackageSelect.make({ root: machine.root }))
+  // One Holo host for the apply's holo requests and steps, opened on first use (shared.ts).
+  const holoHost = Holo.shared(machine.root, services.holo)
+  const holo: Holo.HoloServices = { ...services.holo, open: holoHost.open }
   const requestFamilies = requests({
     machine,
     runner: runnerOf,
     services: serviceManager,
     packages: packageManager,
-    ...(services.holo !== undefined ? { holo: services.holo } : {}),
+    holo,
     ...(runtime !== undefined ? { libral: { session: async () => runtime!.session, target: (q: string) => runtime!.target(q) } } : {}),
   })
   const table: Record<string, () => StepFamily> = {
@@ -135,7 +145,14 @@ export const open = async (machine: Machine, plan: Plan.Plan, services: ApplySer
     libral: () => LibralSteps.family(libralRuntime),
     service: () => ServiceSteps.family(serviceManager),
     package: () => PackageSteps.family(packageManager),
-    holo: () => Holo.steps(machine.root, services.holo),
+    holo: () => Holo.steps(machine.root, holo),
   }
-  return E.right({ requests: requestFamilies, steps: lazily(table) })
+  return E.right({
+    requests: requestFamilies,
+    steps: lazily(table),
+    stepping: (family) => {
+      if (family !== 'holo') holoHost.stale()
+    },
+    end: holoHost.end,
+  })
 }

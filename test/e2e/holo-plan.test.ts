@@ -55,6 +55,22 @@ scan) ps -o pgid= -p $$ | tr -d ' ' > "$HOLO_ROOT_DIR/hang.pgid"; sleep 60; echo
 esac
 `
 
+/** A plugin that logs each operation to $HOLO_ROOT_DIR/ops.log: one entity per file of its resources, up to date once applied. */
+const countPlugin = `#!/bin/sh
+echo "$1 \${2-}" >> "$HOLO_ROOT_DIR/ops.log"
+case "$1" in
+info) echo MIN_API_VERSION=3; echo MAX_API_VERSION=3 ;;
+scan)
+  for f in "$HOLO_RESOURCE_DIR"/*; do
+    [ -f "$f" ] || continue
+    n=\${f##*/}; echo "ENTITY: count:$n"
+    if [ -f "$HOLO_STATE_DIR/$n" ]; then echo "state: up to date"; else echo "ACTION: Counting (never counted)"; fi
+  done ;;
+apply|force-apply) : > "$HOLO_STATE_DIR/\${2#count:}" ;;
+diff) ;;
+esac
+`
+
 /** The live processes of a process group, from /proc (a killed process whose parent has not reaped it yet, a zombie, is not alive). */
 const liveInGroup = (pgid: number): ReadonlyArray<string> =>
   fs.readdirSync('/proc').flatMap((pid) => {
@@ -76,7 +92,7 @@ interface World extends Sandbox {
 }
 
 /** A root with etc/holorc naming the given plugins, run/ for Holo's lock, and the resources of each. */
-const world = (plugins: ReadonlyArray<'greet' | 'plain' | 'hang' | 'settings' | 'oneshot'>): World => {
+const world = (plugins: ReadonlyArray<'greet' | 'plain' | 'hang' | 'settings' | 'oneshot' | 'count'>): World => {
   const s = sandbox()
   const write = (rel: string, text: string, mode = 0o644) => {
     fs.mkdirSync(path.dirname(s.at(rel)), { recursive: true })
@@ -87,7 +103,7 @@ const world = (plugins: ReadonlyArray<'greet' | 'plain' | 'hang' | 'settings' | 
   const binary = (id: string): string => {
     if (id === 'settings' || id === 'oneshot') return path.join(repo, 'lib', 'holo', id, `holo-${id}`)
     const b = path.join(bins, `holo-${id}`)
-    fs.writeFileSync(b, id === 'greet' ? greet : id === 'hang' ? hangPlugin : plainPlugin, { mode: 0o755 })
+    fs.writeFileSync(b, id === 'greet' ? greet : id === 'hang' ? hangPlugin : id === 'count' ? countPlugin : plainPlugin, { mode: 0o755 })
     return b
   }
   write('etc/holorc', plugins.map((p) => `plugin ${p}=${binary(p)}\n`).join(''))
@@ -98,6 +114,7 @@ const world = (plugins: ReadonlyArray<'greet' | 'plain' | 'hang' | 'settings' | 
     write('etc/app.conf', '# app\nport = 80\n')
     write('usr/share/holo/settings/10-app/etc/app.conf', 'port=8080\n')
   }
+  if (plugins.includes('count')) for (const n of ['a', 'b', 'c']) write(`usr/share/holo/count/${n}`, '')
   if (plugins.includes('oneshot')) write('usr/share/holo/oneshot/10-motd', '#!/bin/sh\necho "provisioned" > etc/motd\n', 0o755)
   return {
     ...s,
@@ -221,6 +238,40 @@ describe('holo resources in plans', () => {
     expect(read(w.at('etc/app.conf'))).toBe('# app\nport = 9090\n')
     const again = await w.plan(m)
     expect(again.stdout, show(again)).toContain('No changes.')
+  }, 120_000)
+
+  it('opens one Holo host for an apply: info once, a scan per verification, and a new host after a step of another kind', async () => {
+    const w = world(['count'])
+    const resources = (between: string) => `ccm:
+  resources:
+    - holo:
+        - count:a: {}
+        - count:b: {}
+${between}    - holo:
+        - count:c: {}
+`
+    const ops = (): ReadonlyArray<string> => (read(w.at('ops.log')) ?? '').split('\n').filter((l) => l !== '').map((l) => l.trim())
+    const saved = path.join(w.host, 'plan.json')
+    const plan = await plait(['plan', w.manifest(resources('')), '--root', w.root, '--out', saved])
+    expect(plan.code, show(plan)).toBe(0)
+    fs.rmSync(w.at('ops.log'))
+    const applied = await plait(['apply', saved, '--root', w.root])
+    expect(applied.code, show(applied)).toBe(0)
+    expect(applied.stdout).toContain('Apply: 3 changed, 0 stable, 0 failed, 0 skipped.')
+    // the staleness check, the steps' one scan, then each entity applied and verified, on one host: info ran once, and Holo's lock is gone
+    expect(ops()).toEqual(['info', 'scan', 'diff count:a', 'diff count:b', 'diff count:c', 'scan', 'apply count:a', 'scan', 'diff count:a', 'apply count:b', 'scan', 'diff count:b', 'apply count:c', 'scan', 'diff count:c'])
+    expect(fs.existsSync(w.at('run/holo.pid'))).toBe(false)
+
+    // a file step between two holo resources may change what Holo reads: the next holo resource opens a new host
+    for (const n of ['a', 'b', 'c']) fs.rmSync(w.at(`var/lib/holo/count/${n}`))
+    fs.rmSync(w.at('ops.log'))
+    const file = `    - file:\n        - /var/tmp/between:\n            ensure: present\n            content: "x"\n            owner: root\n            group: root\n            mode: "0644"\n`
+    fs.mkdirSync(w.at('var/tmp'), { recursive: true })
+    const again = await w.apply(w.manifest(resources(file)))
+    expect(again.code, show(again)).toBe(0)
+    expect(again.stdout).toContain('Apply: 4 changed, 0 stable, 0 failed, 0 skipped.')
+    expect(ops().filter((o) => o === 'info')).toHaveLength(3) // the plan's host, the apply's, and the apply's after the file
+    expect(fs.existsSync(w.at('run/holo.pid'))).toBe(false)
   }, 120_000)
 
   it("takes every entity of every configured plugin with '*'", async () => {

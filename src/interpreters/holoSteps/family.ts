@@ -1,8 +1,9 @@
 // family: the holo request and step families as a run's interpreter tables make them, over the
 // real Holo host on the machine's root (loaded on first use, so a run without holo resources never
 // loads it; each plugin run killed with its process group after --plugin-timeout, 300 s by
-// default), or over a host a test gives.
+// default), or over a host a test gives. An apply's families share one host (shared.ts).
 import * as Probes from './probes.js'
+import * as Shared from './shared.js'
 import * as Steps from './steps.js'
 import type { Family } from '../../core/Observation.js'
 import type { StepFamily } from '../steps.js'
@@ -37,6 +38,9 @@ export const real =
 
 /** The `holo` request family of a run on a root. */
 export const requests = (root: string, s: HoloServices | undefined): Family => Probes.family(s?.open ?? real(root, timeoutMsOf(s)))
+
+/** The host an apply's holo families share: each opens it through `open` (see shared.ts). */
+export const shared = (root: string, s: HoloServices | undefined): Shared.Shared => Shared.shared(s?.open ?? real(root, timeoutMsOf(s)))
 
 /** The `holo` step family of a run on a root. */
 export const steps = (root: string, s: HoloServices | undefined): StepFamily => Steps.family(() => ({ open: s?.open ?? real(root, timeoutMsOf(s)), force: s?.force ?? false }))

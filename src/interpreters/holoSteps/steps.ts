@@ -1,9 +1,11 @@
 // steps: the interpreter of `holo.*` steps: one entity applied by its plugin, with `apply`, or
-// `force-apply` when the run was asked to force (`plait apply --force`). Each step opens a Holo
-// host on the machine's root, takes Holo's run lock, scans the entity's plugin (a plugin may
-// reuse its scan's cache when it applies, as under Holo), applies, and closes the host. What the
-// plugin prints is kept for the report. An entity that needs --force fails with its diff shown;
-// one the plugin did not change ("not changed") is reported stable. A Holo step cannot be undone.
+// `force-apply` when the run was asked to force (`plait apply --force`). Each step opens the Holo
+// host on the machine's root (in an apply, the run's shared host: shared.ts), takes Holo's run
+// lock, finds the entity in its plugin's scan, applies, and closes the host. A plugin is scanned
+// once per host, as Holo scans once and then applies each entity (a plugin may reuse its scan's
+// cache when it applies). What the plugin prints is kept for the report. An entity that needs
+// --force fails with its diff shown; one the plugin did not change ("not changed") is reported
+// stable. A Holo step cannot be undone.
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
 import type * as Plan from '../../core/Plan.js'
@@ -35,14 +37,32 @@ const linesOf = (text: string): ReadonlyArray<string> => {
 
 const fail = (s: Step.HoloApply, op: string, description: string, cause?: unknown): E.Either<Fault.Fault, never> => E.left(Fault.make('Failed', 'holo', op, `${s.plugin} ${s.entity}`, description, cause))
 
+/** A plugin's scan, its entities by ID. */
+type Scanned = E.Either<Fault.Fault, ReadonlyMap<string, Host.Entity.Entity>>
+
+/** Each host's scans by plugin, each made on first use: a step looks its entity up in the scan of its host. */
+const scans = (): ((host: Host.Host, plugin: Host.Plugin) => Promise<Scanned>) => {
+  const made = new WeakMap<Host.Host, Map<string, Promise<Scanned>>>()
+  return (host, plugin) => {
+    let ofHost = made.get(host)
+    if (ofHost === undefined) made.set(host, (ofHost = new Map()))
+    let scanned = ofHost.get(plugin.id)
+    if (scanned === undefined) {
+      scanned = (async () => E.map((scan: Host.Scan) => new Map(scan.entities.map((e) => [e.id, e] as const)))(await host.scan(plugin)()))()
+      ofHost.set(plugin.id, scanned)
+    }
+    return scanned
+  }
+}
+
 /** Applies one entity on an open host that holds the run lock. */
-const applyOn = async (host: Host.Host, s: Step.HoloApply, force: boolean, output: string[]): Promise<E.Either<Fault.Fault, unknown>> => {
+const applyOn = async (host: Host.Host, scanOf: ReturnType<typeof scans>, s: Step.HoloApply, force: boolean, output: string[]): Promise<E.Either<Fault.Fault, unknown>> => {
   const op = force ? 'force-apply' : 'apply'
   const plugin = host.plugins.find((p) => p.id === s.plugin)
   if (plugin === undefined) return fail(s, op, `the Holo plugin ${s.plugin} is no longer configured`)
-  const scan = await host.scan(plugin)()
+  const scan = await scanOf(host, plugin)
   if (E.isLeft(scan)) return scan
-  const entity = scan.right.entities.find((e) => e.id === s.entity)
+  const entity = scan.right.get(s.entity)
   if (entity === undefined) return fail(s, op, `the Holo plugin ${s.plugin} no longer reports ${s.entity}`)
   const applied = await host.apply(entity, force)()
   if (E.isLeft(applied)) return applied
@@ -66,31 +86,34 @@ const applyOn = async (host: Host.Host, s: Step.HoloApply, force: boolean, outpu
 }
 
 /** The `holo` step family (its options are asked on the first step). */
-export const family = (options: () => Options): StepFamily => ({
-  describe: (step: Plan.Step) => {
-    const s = step as Step.HoloApply
-    return `holo ${options().force ? 'force-apply' : 'apply'} ${s.entity} (${s.plugin})`
-  },
-  prepare: async () => E.right({ _tag: 'Irreversible', reason: 'a Holo plugin keeps no undo of what it applied' }),
-  run: async (step, env) => {
-    const s = step as Step.HoloApply
-    const { open, force } = options()
-    // The plan file is input too: a plugin or entity that no scan could report is refused here.
-    const bad = Step.problem(s)
-    if (bad !== undefined) return E.left(Fault.make('ProtocolViolation', 'holo', 'apply', `${s.plugin} ${s.entity}`, bad))
-    const host = await open()()
-    if (E.isLeft(host)) return host
-    try {
-      const release = await host.right.lock()()
-      if (E.isLeft(release)) return release
+export const family = (options: () => Options): StepFamily => {
+  const scanOf = scans()
+  return {
+    describe: (step: Plan.Step) => {
+      const s = step as Step.HoloApply
+      return `holo ${options().force ? 'force-apply' : 'apply'} ${s.entity} (${s.plugin})`
+    },
+    prepare: async () => E.right({ _tag: 'Irreversible', reason: 'a Holo plugin keeps no undo of what it applied' }),
+    run: async (step, env) => {
+      const s = step as Step.HoloApply
+      const { open, force } = options()
+      // The plan file is input too: a plugin or entity that no scan could report is refused here.
+      const bad = Step.problem(s)
+      if (bad !== undefined) return E.left(Fault.make('ProtocolViolation', 'holo', 'apply', `${s.plugin} ${s.entity}`, bad))
+      const host = await open()()
+      if (E.isLeft(host)) return host
       try {
-        return await applyOn(host.right, s, force, env.output)
+        const release = await host.right.lock()()
+        if (E.isLeft(release)) return release
+        try {
+          return await applyOn(host.right, scanOf, s, force, env.output)
+        } finally {
+          await release.right()
+        }
       } finally {
-        await release.right()
+        await host.right.close()
       }
-    } finally {
-      await host.right.close()
-    }
-  },
-  failure: (fault) => fault.description,
-})
+    },
+    failure: (fault) => fault.description,
+  }
+}
