@@ -213,7 +213,7 @@ const apiPipe = async (o: Common & { noop?: boolean; yaml?: boolean }): Promise<
     const done = await ensureOne(resource, { require, subscribe }, { ...o, json: true }, () => undefined)
     if (E.isLeft(done)) {
       remember({ id: Args.idOf(resource), outcome: 'failed', messages: [] }, o.noop === true)
-      return respond(Api.failure(done.left.map((d) => `${d.resource !== undefined ? `${d.resource}: ` : ''}${d.message}${d.hint !== undefined ? ` (${d.hint})` : ''}`).join('; ')))
+      return respond(Api.failures(done.left.map((d) => `${d.resource !== undefined ? `${d.resource}: ` : ''}${d.message}${d.hint !== undefined ? ` (${d.hint})` : ''}`)))
     }
     remember(done.right, o.noop === true)
     respond(Api.success(eventOf(resource, done.right, o.noop === true, Number(process.hrtime.bigint() - started))))

@@ -148,6 +148,15 @@ export const success = (state: Event): Response => ({ protocol: responseProtocol
 /** A response carrying an error. */
 export const failure = (error: string): Response => ({ protocol: responseProtocol, error })
 
+/** How many problems an error response names: the rest are counted (a request with 100,000 unknown properties is one screen, not 14 MB). */
+export const maxProblems = 20
+
+/** A response carrying the problems that stopped a request (the first maxProblems, "; " between them, then how many more). */
+export const failures = (problems: ReadonlyArray<string>): Response => {
+  const shown = problems.length <= maxProblems ? problems : [...problems.slice(0, maxProblems), `(and ${problems.length - maxProblems} more)`]
+  return failure(shown.join('; '))
+}
+
 /** A response as JSON text (with a newline). */
 export const encode = (r: Response): string => JSON.stringify(r, null, 2) + '\n'
 

@@ -5,6 +5,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fakeSystemctl } from '../support/systemctl.js'
+import * as Api from '../../src/ensure/Api.js'
 import { checkResponse } from '../ensure/schema.js'
 import { binary, cleanup, collected, ensureBuilt, plait, sandbox, show, stackFrame, tempDir, type Run } from './helpers.js'
 
@@ -267,6 +268,8 @@ describe('plait ensure api pipe', () => {
       ['{"protocol":"io.choria.ccm.v1.resource.ensure.request","type":"archive","properties":{"name":"/x"}}', 'unknown resource type "archive"'],
       ['{"protocol":"io.choria.ccm.v1.resource.ensure.request","type":"file","properties":{}}', 'properties.name'],
       ['{"protocol":"io.choria.ccm.v1.resource.ensure.request","type":"file","properties":{"name":"/etc/x","content":"x"}}', 'owner is required'],
+      // a problem for each of 1,000 unknown properties: the first are named, the rest counted
+      [JSON.stringify({ protocol: 'io.choria.ccm.v1.resource.ensure.request', type: 'file', properties: { name: '/etc/x', ...Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`bogus${i}`, 1])) } }), `(and ${1003 - Api.maxProblems} more)`],
     ] as const) {
       const r = await piped(['ensure', 'api', 'pipe', '--noop', '--root', tempDir()], input)
       expect(r.stdout + r.stderr).not.toMatch(stackFrame)

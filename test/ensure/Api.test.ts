@@ -45,6 +45,13 @@ describe('Api', () => {
     }
   })
 
+  fcTest.prop([fc.array(fc.string({ maxLength: 20 }), { maxLength: 60 })])('names the first problems of a failed request and counts the rest', (problems) => {
+    const r = Api.failures(problems)
+    const error = 'error' in r ? r.error : ''
+    if (problems.length <= Api.maxProblems) expect(error).toBe(problems.join('; '))
+    else expect(error).toBe([...problems.slice(0, Api.maxProblems), `(and ${problems.length - Api.maxProblems} more)`].join('; '))
+  })
+
   fcTest.prop([fc.string({ maxLength: 200 })])('never throws on any text: it decodes or says why not', (text) => {
     const r = Api.decode(text, types)
     expect(E.isLeft(r) ? typeof r.left : 'right').toMatch(/string|right/)
