@@ -30,17 +30,29 @@ export const plan = (p: Plan.Plan, options: { readonly verbose?: boolean } = {})
 /** A resource that could not be planned, as the plan shows it. */
 const failedLine = (r: Plan.ResourcePlan & { readonly failed: string }): string => `  ${f(r.id)}: failed: ${f(r.failed)}`
 
+/** How many other resources a reason several share names on its error line: the rest are counted. */
+export const maxNamed = 20
+
 /**
  * The error lines of a plan's resources that could not be planned (nothing when there are none),
  * for stderr: one per reason, at the first resource it fails (a reason shared by several, such as
- * a provider that cannot list, is said once, naming the others).
+ * a provider that cannot list, is said once, naming the next maxNamed and counting the rest).
  */
 export const failures = (p: Plan.Plan): string => {
   const failed = Plan.failures(p)
   if (failed.length === 0) return ''
   const byReason = new Map<string, Array<Plan.ResourcePlan & { readonly failed: string }>>()
-  for (const r of failed) byReason.set(r.failed, [...(byReason.get(r.failed) ?? []), r])
-  const lines = [...byReason].map(([reason, [first, ...others]]) => `error: ${f(first!.at)}: ${f(first!.id)}${others.length > 0 ? ` (and ${others.map((o) => f(o.id)).join(', ')})` : ''}: ${f(reason)}`)
+  for (const r of failed) {
+    const same = byReason.get(r.failed)
+    if (same === undefined) byReason.set(r.failed, [r])
+    else same.push(r)
+  }
+  const lines = [...byReason].map(([reason, all]) => {
+    const first = all[0]!
+    const others = all.slice(1, 1 + maxNamed).map((o) => f(o.id))
+    if (all.length > 1 + maxNamed) others.push(`and ${all.length - 1 - maxNamed} more`)
+    return `error: ${f(first.at)}: ${f(first.id)}${others.length > 0 ? ` (and ${others.join(', ')})` : ''}: ${f(reason)}`
+  })
   lines.push(`error: ${failed.length} resource${failed.length === 1 ? '' : 's'} could not be planned; the rest of the plan stands, and apply fails ${failed.length === 1 ? 'it' : 'them'} (what requires ${failed.length === 1 ? 'it' : 'them'} is skipped)`)
   return lines.join('\n') + '\n'
 }

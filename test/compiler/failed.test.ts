@@ -3,6 +3,7 @@
 // failed with the reason, and apply fails it at its turn under the usual require and
 // fail_on_error rules. A plan without one is what it always was.
 import * as E from 'fp-ts/lib/Either.js'
+import { fc, test as fcTest } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import { compile } from '../../src/compiler/compile.js'
 import * as Planner from '../../src/compiler/plan.js'
@@ -125,6 +126,27 @@ describe('renderers', () => {
     const shared = Render.failures({ ...plan, resources: plan.resources.map((r) => ({ ...r, failed: 'no suitable provider: systemd is not running' })) })
     expect(shared).toMatch(/^error: m\.yaml:\d+:\d+: file#\/etc\/app\/x\.conf \(and file#\/etc\/app\/y\.conf\): no suitable provider: systemd is not running\nerror: 2 resources could not be planned/)
   })
+
+  fcTest.prop([fc.array(fc.record({ id: fc.nat(60), reason: fc.constantFrom('a', 'b', 'c') }), { maxLength: 120 })])(
+    'say each reason once, at its first resource, naming the next 20 that share it and counting the rest',
+    (rs) => {
+      const resources = rs.map((r, i) => ({ id: `file#/f${r.id}-${i}`, at: `m.yaml:${i + 1}:1`, failed: r.reason })) as unknown as Plan.ResourcePlan[]
+      const text = Render.failures({ resources } as unknown as Plan.Plan)
+      if (rs.length === 0) {
+        expect(text).toBe('')
+        return
+      }
+      // the model: reasons in the order they first fail, each with every resource it fails, in plan order
+      const reasons = [...new Set(rs.map((r) => r.reason))]
+      const expected = reasons.map((reason) => {
+        const all = resources.filter((r) => (r as unknown as { failed: string }).failed === reason)
+        const rest = all.slice(1).map((r) => r.id)
+        const named = rest.length > Render.maxNamed ? [...rest.slice(0, Render.maxNamed), `and ${rest.length - Render.maxNamed} more`] : rest
+        return `error: ${all[0]!.at}: ${all[0]!.id}${named.length > 0 ? ` (and ${named.join(', ')})` : ''}: ${reason}`
+      })
+      expect(text.split('\n').slice(0, -2)).toEqual(expected)
+    },
+  )
 
   it('say "No changes" only when nothing changes and nothing failed', async () => {
     const { plan } = await planned(manifest(file('/etc/app/x.conf')))
