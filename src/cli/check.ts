@@ -58,12 +58,14 @@ export const register = (program: Command): void => {
       // A check of a secret (its command, its name, what goss found) is shown with the secret as [sensitive].
       const hide = Hidden.text(Hidden.secretsOf(compiled.right.resolved))
       const runner = (await import('../interpreters/commands/posix.js')).make({ root: machine.root })
+      // one service and one package manager for every check (each made on first use)
+      const goss = (await import('../interpreters/goss/context.js')).shared(machine)
       const results: { id: string; result: HealthM.Result }[] = []
       for (const r of catalog.resources) {
         if (r._tag === 'skipped') continue
         const checks = catalog.links.get(r.id)?.healthChecks ?? []
         for (const c of checks) {
-          const result = await Health.runCheck({ ...c, argv: [...c.argv] }, runner, Health.sleep, { machine })
+          const result = await Health.runCheck({ ...c, argv: [...c.argv] }, runner, Health.sleep, goss)
           results.push({ id: hide(r.id), result: { ...result, name: hide(result.name), message: hide(result.message) } })
         }
       }

@@ -1,5 +1,6 @@
 // checks: a resource's health checks at its turn, as apply and its noop run them.
 import type * as Plan from '../core/Plan.js'
+import type * as Families from '../interpreters/families.js'
 import type { Machine } from '../interpreters/Machine.js'
 import type * as Runner from '../interpreters/Runner.js'
 import * as HealthM from '../types/Health.js'
@@ -7,10 +8,13 @@ import * as Health from './health.js'
 import type { Options } from './Options.js'
 import * as Append from '../core/Append.js'
 
+/** What a run's goss rules are checked with: its machine and the service and package managers of its families, shared by every check. */
+export const gossOf = (machine: Machine, opened: Pick<Families.Opened, 'services' | 'packages'>): Health.Goss => ({ machine, services: opened.services, packages: opened.packages })
+
 /** Runs a resource's health checks (adding each result to `notes`); the failure, if one is not OK. */
-export const checkHealth = async (r: Plan.ResourcePlan, machine: Machine, options: Options, notes: string[]): Promise<string | undefined> => {
+export const checkHealth = async (r: Plan.ResourcePlan, machine: Machine, options: Options, notes: string[], goss: Health.Goss): Promise<string | undefined> => {
   if (r.healthChecks === undefined || r.healthChecks.length === 0) return undefined
-  const results = await Health.runAll(r.healthChecks, await runnerOf(machine, options), options.sleep, { machine, ...(options.services !== undefined ? { services: options.services } : {}), ...(options.packages !== undefined ? { packages: options.packages } : {}) })
+  const results = await Health.runAll(r.healthChecks, await runnerOf(machine, options), options.sleep, goss)
   options.onHealth?.(r.id, results)
   const bad = results.filter((x) => x.status !== 'OK')
   Append.append(notes, results.filter((x) => x.status === 'OK').map(HealthM.render))

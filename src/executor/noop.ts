@@ -6,7 +6,7 @@ import * as Plan from '../core/Plan.js'
 import type { Accounts } from '../core/Probe.js'
 import type { Machine } from '../interpreters/Machine.js'
 import * as Registry from '../types/registry.js'
-import { checkHealth } from './checks.js'
+import { checkHealth, gossOf } from './checks.js'
 import * as Interpreters from './interpreters.js'
 import type { Options } from './Options.js'
 import * as Recover from './recover.js'
@@ -32,6 +32,7 @@ export const noopRun = async (machine: Machine, plan: Plan.Plan, options: Option
     return E.left([...drift, Diagnostic.make('Stale', 'the plan is stale', { hint })])
   }
   // As CCM's noop: health checks run (a check that is not OK fails the resource), and what requires a failed resource is skipped.
+  const goss = gossOf(machine, opened.right)
   const resources: ResourceReport[] = []
   const unmet = new Set<string>()
   // the ids reported failed so far: looked up, not searched for in `resources` (a chain of N requirements cost N²)
@@ -50,7 +51,7 @@ export const noopRun = async (machine: Machine, plan: Plan.Plan, options: Option
       const pending = Registry.pending(r)
       const messages = pending !== undefined ? [pending] : r.steps.map((s) => s.noop)
       const health: string[] = []
-      const bad = await checkHealth(r, machine, options, health)
+      const bad = await checkHealth(r, machine, options, health, goss)
       resources.push(bad !== undefined ? { id: r.id, outcome: 'failed', messages: [bad, ...messages, ...health] } : { id: r.id, outcome: messages.length > 0 ? 'changed' : 'stable', messages: [...messages, ...health] })
     }
     if (resources.at(-1)?.outcome === 'failed') failed.add(r.id)

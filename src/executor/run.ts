@@ -11,7 +11,7 @@ import { familyOf, type StepFamily } from '../interpreters/steps.js'
 import * as Run from '../observe/run.js'
 import * as Registry from '../types/registry.js'
 import * as Batch from './batch.js'
-import { checkHealth } from './checks.js'
+import { checkHealth, gossOf } from './checks.js'
 import * as Generations from './generations.js'
 import type { Options } from './Options.js'
 import * as Recover from './recover.js'
@@ -47,6 +47,7 @@ export const run = async (machine: Machine, plan: Plan.Plan, options: Options, s
     accounts,
     now: interpreters.now,
     familyFor,
+    goss: gossOf(machine, interpreters.opened),
     outcomes: [],
     applied: [],
     rolledBack: [],
@@ -106,7 +107,7 @@ const resource = async (st: RunState, r: Plan.ResourcePlan, unmet: Set<string>):
   }
   if (steps.length === 0 && error === undefined) {
     // A stable resource is checked too: health checks say whether what it manages works.
-    error = await checkHealth(r, machine, options, after)
+    error = await checkHealth(r, machine, options, after, st.goss)
     if (error === undefined) {
       st.outcomes.push({ id: r.id, outcome: 'stable', messages: [...notes, ...after] })
       return
@@ -145,7 +146,7 @@ const resource = async (st: RunState, r: Plan.ResourcePlan, unmet: Set<string>):
     const misses = await Run.run(type.verify(expected), st.requests)
     if (misses.length > 0) error = `did not reach the desired state: ${misses.join('; ')}`
   }
-  if (error === undefined && steps.length > 0) error = await checkHealth(r, machine, options, after)
+  if (error === undefined && steps.length > 0) error = await checkHealth(r, machine, options, after, st.goss)
   if (error === undefined) {
     succeeded(st, r.id, done, unchanged === steps.length ? 'stable' : 'changed', unchanged === steps.length ? [...notes, ...after] : [...notes, ...steps.map((s) => s.reason), ...after])
     return

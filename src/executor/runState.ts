@@ -8,6 +8,7 @@ import type * as Plan from '../core/Plan.js'
 import type { Accounts, Probe } from '../core/Probe.js'
 import type { Machine } from '../interpreters/Machine.js'
 import type { StepFamily } from '../interpreters/steps.js'
+import type * as Health from './health.js'
 import type { Options } from './Options.js'
 import type * as Recover from './recover.js'
 import type { Outcome } from './Report.js'
@@ -35,6 +36,8 @@ export interface RunState {
   readonly now: ReadonlyMap<string, unknown>
   /** The interpreter of a step tag's family (an invariant: the plan's families were opened). */
   readonly familyFor: (tag: string) => StepFamily
+  /** What its health checks' goss rules are checked with (the families' managers, shared). */
+  readonly goss: Health.Goss
   readonly outcomes: Entry[]
   /** Steps of the resources that ended well, in the order they ran: what --atomic undoes. */
   readonly applied: Done[]

@@ -89,6 +89,9 @@ export interface Opened {
   readonly stepping: (family: string) => void
   /** Ends what the families share for the run (closes the Holo host, releasing Holo's run lock); called once, when the run is over. */
   readonly end: () => Promise<void>
+  /** The run's service and package managers (each made on first use, once): its health checks ask the same ones. */
+  readonly services: () => ServiceManager
+  readonly packages: () => PackageManager
 }
 
 /** What opening an apply's interpreters may be given (tests give doubles). */
@@ -154,5 +157,7 @@ export const open = async (machine: Machine, plan: Plan.Plan, services: ApplySer
       if (family !== 'holo') holoHost.stale()
     },
     end: holoHost.end,
+    services: serviceManager,
+    packages: packageManager,
   })
 }

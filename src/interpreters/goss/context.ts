@@ -1,5 +1,6 @@
 // context: what goss probes use on a run, each service and package manager made only when a
-// rule asks it (systemctl; apt or dnf by suitability below the machine's root).
+// rule asks it (systemctl; apt or dnf by suitability below the machine's root), once for every
+// check of a run that shares them.
 import type { Machine } from '../Machine.js'
 import type { Manager as PackageManager } from '../packages/Manager.js'
 import * as PackageSelect from '../packages/select.js'
@@ -8,24 +9,38 @@ import type { Manager as ServiceManager } from '../services/Manager.js'
 import * as Systemctl from '../services/systemctl.js'
 import type { Context } from './probes.js'
 
-/** What a caller may give: the machine, and the managers and proc directory it already has. */
+/**
+ * What a caller may give: the machine, the managers it already has (each made on first use), and
+ * the proc directory. A caller that gives every check of a run the same managers (`shared`) has
+ * them made once: each check made its own, and an apt manager below a root writes a private
+ * configuration and registers an exit listener (Node warned past ten).
+ */
 export interface Given {
   readonly machine: Machine
-  readonly services?: ServiceManager
-  readonly packages?: PackageManager
+  readonly services?: () => ServiceManager
+  readonly packages?: () => PackageManager
   /** The host's proc filesystem (default /proc). */
   readonly proc?: string
 }
 
-/** The probes' context for a run. */
-export const make = (g: Given, runner: Runner): Context => {
-  let services = g.services
-  let packages = g.packages
-  return {
-    machine: g.machine,
-    runner,
-    services: () => (services ??= Systemctl.make()),
-    packages: () => (packages ??= PackageSelect.make({ root: g.machine.root })),
-    proc: g.proc ?? '/proc',
-  }
+/** A value made on first use, once. */
+const once = <A>(make: () => A): (() => A) => {
+  let made: { readonly value: A } | undefined
+  return () => (made ??= { value: make() }).value
 }
+
+/** What every check of a run is given: the machine, and managers made once for them all (systemctl; apt or dnf by suitability below the root). */
+export const shared = (machine: Machine): Given => ({
+  machine,
+  services: once(() => Systemctl.make()),
+  packages: once(() => PackageSelect.make({ root: machine.root })),
+})
+
+/** The probes' context for a try (a manager not given is made on first use, for this try). */
+export const make = (g: Given, runner: Runner): Context => ({
+  machine: g.machine,
+  runner,
+  services: g.services ?? once(() => Systemctl.make()),
+  packages: g.packages ?? once(() => PackageSelect.make({ root: g.machine.root })),
+  proc: g.proc ?? '/proc',
+})

@@ -46,17 +46,30 @@ export type Batched<A> = (name: string) => Promise<E.Either<Fault.Fault, A | und
 /**
  * One manager's answer for one name, asked once for all `names` (a package or service manager
  * runs its processes once for a batch: a rule each took a dpkg-query and an apt-cache each). A
- * batch the manager cannot answer as a whole (one name it refuses fails them all) is asked again
- * name by name, so that each rule fails or passes on its own, as it would alone.
+ * batch the manager cannot answer as a whole (one name it refuses fails them all) is split in
+ * halves, each asked again and split again while it fails, down to the names that fail alone: each
+ * rule fails or passes on its own, as it would alone, and one bad name among 500 costs some 18
+ * batches instead of 500 (a name asked alone each was 59 s).
  */
 export const batched = <A>(names: ReadonlyArray<string>, ask: (names: ReadonlyArray<string>) => Promise<E.Either<Fault.Fault, ReadonlyArray<A>>>): Batched<A> => {
   const distinct = [...new Set(names)]
-  let all: Promise<E.Either<Fault.Fault, ReadonlyMap<string, A>>> | undefined
+  type Answer = E.Either<Fault.Fault, A | undefined>
+  const answers = new Map<string, Answer>()
+  const settle = async (group: ReadonlyArray<string>): Promise<void> => {
+    const got = await ask(group)
+    if (E.isRight(got)) group.forEach((n, i) => answers.set(n, E.right(got.right[i])))
+    else if (group.length === 1) answers.set(group[0]!, got)
+    else {
+      const half = Math.ceil(group.length / 2)
+      await settle(group.slice(0, half))
+      await settle(group.slice(half))
+    }
+  }
+  let all: Promise<void> | undefined
   return async (name) => {
-    all ??= ask(distinct).then(E.map((xs) => new Map(distinct.map((n, i) => [n, xs[i]!] as const))))
-    const got = await all
-    if (E.isRight(got) && got.right.has(name)) return E.right(got.right.get(name))
-    return E.map((xs: ReadonlyArray<A>) => xs[0])(await ask([name]))
+    all ??= settle(distinct)
+    await all
+    return answers.get(name) ?? E.map((xs: ReadonlyArray<A>) => xs[0])(await ask([name]))
   }
 }
 

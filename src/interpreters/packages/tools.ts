@@ -74,10 +74,14 @@ export const rootOnce = <T>(given: string, problem: (r: Root.Root) => string | u
   }
 }
 
+/** The private directories made so far, removed by one exit listener (one each made Node warn past ten). */
+const privateDirs: string[] = []
+
 /** A configuration file of `text` in a private temporary directory, removed when the process exits. */
 export const privateFile = (prefix: string, name: string, text: string): string => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
+  if (privateDirs.length === 0) process.once('exit', () => privateDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
+  privateDirs.push(dir)
   const file = path.join(dir, name)
   fs.writeFileSync(file, text, { mode: 0o600 })
   return file

@@ -10,6 +10,7 @@ import * as https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { fc, test as fcTest } from '@fast-check/vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Health from '../../../src/executor/health.js'
 import * as Commands from '../../../src/interpreters/commands/posix.js'
@@ -159,7 +160,7 @@ describe('goss rules against the real machine', () => {
 
   it("checks packages through dpkg's status (the host's database, read only)", async () => {
     const packages = PackageSelect.make({ root: '/' })
-    const r = await check({ package: { dpkg: { installed: true, versions: { 'contain-element': { 'match-regexp': '^\\d+\\.' } } }, 'no-such-package-plait': { installed: false } } }, { packages })
+    const r = await check({ package: { dpkg: { installed: true, versions: { 'contain-element': { 'match-regexp': '^\\d+\\.' } } }, 'no-such-package-plait': { installed: false } } }, { packages: () => packages })
     expect(r).toEqual({ status: 'OK', message: 'goss: 3 checks of 2 rules passed' })
   }, 30_000)
   it('checks services through the service manager (a stand-in systemctl: systemd cannot run here)', async () => {
@@ -167,7 +168,7 @@ describe('goss rules against the real machine', () => {
     fake.unit('httpd.service', { active: 'active', unitFile: 'enabled' })
     fake.unit('cron.service', { active: 'inactive', unitFile: 'disabled' })
     const services = Systemctl.make({ path: fake.path })
-    const r = await check({ service: { 'httpd.service': { running: true, enabled: true }, 'cron.service': { running: true } } }, { services })
+    const r = await check({ service: { 'httpd.service': { running: true, enabled: true }, 'cron.service': { running: true } } }, { services: () => services })
     expect(r).toEqual({ status: 'CRITICAL', message: 'goss: 1 of 3 checks failed: service "cron.service" running: expected true, got false' })
   })
   it('is UNKNOWN for rules a plan carries that do not decode', async () => {
@@ -192,6 +193,20 @@ describe('goss health checks with tries', () => {
   })
 })
 
+describe('Context', () => {
+  it('gives every check of a run made from one shared Given the same managers, made on first use; a Given without them, a manager each', () => {
+    const machine = Posix.make({ root })
+    const runner = Commands.make({ root })
+    const given = Context.shared(machine)
+    const [a, b] = [Context.make(given, runner), Context.make(given, runner)]
+    expect(a.packages()).toBe(b.packages())
+    expect(a.services()).toBe(b.services())
+    const [c, d] = [Context.make({ machine }, runner), Context.make({ machine }, runner)]
+    expect(c.packages()).toBe(c.packages())
+    expect(c.packages()).not.toBe(d.packages())
+  })
+})
+
 describe('Probes.batched', () => {
   it('asks the manager once for every name, and name by name when the batch as a whole fails', async () => {
     const asked: string[][] = []
@@ -207,5 +222,31 @@ describe('Probes.batched', () => {
     expect(await mixed('a')).toEqual(E.right('A'))
     expect(E.isLeft(await mixed('bad'))).toBe(true)
     expect(asked).toEqual([['a', 'bad'], ['a'], ['bad']])
+    // a name outside the batch is asked alone
+    asked.length = 0
+    expect(await mixed('z')).toEqual(E.right('Z'))
+    expect(asked).toEqual([['z']])
   })
+
+  fcTest.prop([fc.uniqueArray(fc.nat(600), { minLength: 1, maxLength: 300 }), fc.uniqueArray(fc.nat(600), { maxLength: 4 })], { numRuns: 200 })(
+    'answers every name as asking it alone answers, splitting a failed batch so that a few bad names cost a few batches',
+    async (ids, badIds) => {
+      const names = ids.map((i) => `p${i}`)
+      const bad = new Set(badIds.map((i) => `p${i}`))
+      let asks = 0
+      const ask = async (ns: ReadonlyArray<string>) => {
+        asks++
+        const refused = ns.find((n) => bad.has(n))
+        return refused !== undefined ? E.left(Fault.make('Failed', 'packages', 'status', refused, `${refused} refused`)) : E.right(ns.map((n) => n.length))
+      }
+      const answer = Probes.batched(names, ask)
+      for (const n of names) {
+        const alone = bad.has(n) ? E.left(Fault.make('Failed', 'packages', 'status', n, `${n} refused`)) : E.right(n.length)
+        expect(await answer(n)).toEqual(alone)
+      }
+      // each bad name costs at most two asks a level of halving; none, one
+      const badIn = names.filter((n) => bad.has(n)).length
+      expect(asks).toBeLessThanOrEqual(1 + 2 * badIn * Math.ceil(Math.log2(names.length) + 1))
+    },
+  )
 })

@@ -89,3 +89,14 @@ describe('package provider selection', () => {
     expect(processes.runs()).toEqual([])
   })
 })
+
+describe('the private configuration files of package managers', () => {
+  it('are removed at exit by one listener, however many managers a run makes (one each made Node warn past ten)', async () => {
+    const Tools = await import('../../../src/interpreters/packages/tools.js')
+    const before = process.listenerCount('exit')
+    const files = Array.from({ length: 20 }, (_, i) => Tools.privateFile('plait-test-', 'apt.conf', `x ${i}\n`))
+    expect(process.listenerCount('exit') - before).toBeLessThanOrEqual(1)
+    expect(new Set(files.map((f) => path.dirname(f))).size).toBe(20)
+    for (const [i, f] of files.entries()) expect(fs.readFileSync(f, 'utf8')).toBe(`x ${i}\n`)
+  })
+})
