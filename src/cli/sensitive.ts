@@ -105,8 +105,8 @@ export const reveal = async (plan: Plan.Plan, resolvers: () => Promise<E.Either<
       Diagnostic.make('PlanFile', `the plan holds ${open.unknown.length} sensitive value${open.unknown.length === 1 ? '' : 's'} (${open.unknown.slice(0, 3).join(', ')}) that none of its references gives now; nothing was applied`, { hint: otherHost }),
     ])
   }
-  const s = secrets
-  return keyedReveal(plan, open.value, s.key, (v) => Redact.value(v, s))
+  // compiled once for the run: the executor and the generation's record redact every step with it
+  return keyedReveal(plan, open.value, secrets.key, Redact.values(secrets))
 }
 
 /** What to do with a plan whose digests need another key. */

@@ -131,6 +131,15 @@ describe('Redact', () => {
 
   const noMarks = fc.jsonValue({ maxDepth: 3 }).filter((v) => !JSON.stringify(v).includes('⟦'))
 
+  test.prop([fc.array(noMarks, { maxLength: 6 }), fc.array(fc.string({ minLength: 1, maxLength: 4 }), { maxLength: 4 })])(
+    'a redactor compiled once redacts each of many values as redacting it alone does',
+    (vs, secrets) => {
+      const s = { values: secrets, key }
+      const redact = Redact.values(s)
+      for (const v of vs) expect(redact(v)).toEqual(Redact.value(v, s))
+    },
+  )
+
   test.prop([noMarks, fc.array(fc.string({ minLength: 1, maxLength: 8 }).filter((x) => !x.includes('⟦') && !x.includes('⟧')), { minLength: 1, maxLength: 4 })])(
     'revealing a redacted value with the same values gives the value back (law: round trip)',
     (value, secrets) => {
