@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterAll, beforeAll, describe, it } from 'vitest'
+import * as Cache from '../../src/interpreters/bolt/cache.js'
 import { cleanup, ensureBuilt, plait, sandbox, show, stackFrame, stateRel, tempDir } from './helpers.js'
 
 beforeAll(ensureBuilt)
@@ -502,8 +503,8 @@ ccm:
       expect(r.code, show(r)).toBe(0)
       // the plain reference is cached: only the one holding the secret runs again
       expect(fs.readFileSync(cacheFile, 'utf8')).not.toContain('Cq8')
-      const kept = JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as Record<string, { value: unknown }>
-      expect(Object.values(kept).map((e) => e.value)).toEqual(['wrapped:public'])
+      const kept = Cache.parse(fs.readFileSync(cacheFile, 'utf8')).entries
+      expect([...kept.values()].map((e) => e.value)).toEqual(['wrapped:public'])
       expect(fs.readFileSync(path.join(project, 'runs.txt'), 'utf8')).toBe('run\n'.repeat(runs))
       expect(r.stdout).toContain('d=[sensitive] p=wrapped:public')
     }

@@ -10,6 +10,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Resolve from '../../../src/load/resolve.js'
 import * as References from '../../../src/manifest/References.js'
+import * as Cache from '../../../src/interpreters/bolt/cache.js'
 import * as Resolvers from '../../../src/interpreters/bolt/resolvers.js'
 
 let tmp: string
@@ -65,7 +66,7 @@ describe('_cache and sensitive parameters', () => {
     }
     const cache = await fs.readFile(nodePath.join(dir, 'cache.json'), 'utf8')
     expect(cache).not.toContain('Cs5')
-    expect(Object.values(JSON.parse(cache) as Record<string, { value: unknown }>).map((e) => e.value)).toEqual(['wrapped:public'])
+    expect([...Cache.parse(cache).entries.values()].map((e) => e.value)).toEqual(['wrapped:public'])
   })
 
   it('tells `held` of each value a secret plugin gives, and of no other', async () => {

@@ -12,6 +12,7 @@ import * as nodePath from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as Fault from '../../../src/core/Fault.js'
+import * as Cache from '../../../src/interpreters/bolt/cache.js'
 import * as Config from '../../../src/interpreters/bolt/config.js'
 import * as PluginConfig from '../../../src/interpreters/bolt/protocol/PluginConfig.js'
 import * as Library from '../../../src/interpreters/bolt/library.js'
@@ -444,7 +445,7 @@ describe('_cache: ttl 0 and the cache key', () => {
     expect(await value(dir, 'c', { a: 1, _cache: { ttl: 0 } }, { cacheFile })).toEqual(E.right(expect.objectContaining({ a: 1 })))
     expect(await value(dir, 'c', { a: 1, _cache: { ttl: 0 } }, { cacheFile })).toEqual(E.right(expect.objectContaining({ a: 1 })))
     expect(await runs(dir)).toBe(3)
-    expect(Object.keys(JSON.parse(await fs.readFile(cacheFile, 'utf8')) as object)).toHaveLength(1)
+    expect(Cache.parse(await fs.readFile(cacheFile, 'utf8')).entries.size).toBe(1)
   })
 
   it("the key covers every key of the reference but _cache: another metaparameter is another entry", async () => {
