@@ -11,6 +11,7 @@ import * as Log from '../../src/interpreters/libral/protocol/Log.js'
 import * as Registry from '../../src/interpreters/libral/protocol/Registry.js'
 import * as Render from '../../src/interpreters/libral/protocol/Render.js'
 import * as Resource from '../../src/interpreters/libral/protocol/Resource.js'
+import * as LibralSpec from '../../src/interpreters/libral/type/Spec.js'
 import * as UpdateStep from '../../src/interpreters/libral/protocol/UpdateStep.js'
 import { hostMeta, meta } from './support.js'
 
@@ -153,6 +154,43 @@ describe('Registry.resolve', () => {
     const amb = Registry.resolve(r, 'package')
     expect(E.isLeft(amb) && amb.left).toContain('several suitable providers (package::apt, package::yum)')
   })
+})
+
+describe('Registry lookups', () => {
+  const yaml = (type: string): string => `provider:\n  type: ${type}\n  invoke: simple\n  suitable: true\n  attributes:\n    name:\n`
+  const made = new Map<string, Registry.Entry['meta']>()
+  const metaOf = (type: string, name: string) => {
+    let m = made.get(`${type}::${name}`)
+    if (m === undefined) made.set(`${type}::${name}`, (m = meta(yaml(type), name)))
+    return m
+  }
+  const entries = fc.array(fc.record({ type: fc.constantFrom('package', 'service', 'host'), name: fc.constantFrom('a', 'b', 'c'), dir: fc.constantFrom('/p', '/q'), suitable: fc.boolean() }), { maxLength: 12 })
+  fcTest.prop([entries, fc.array(fc.constantFrom('package', 'service', 'host', 'user', 'package::a', 'service::b', 'host::c', 'x::y'), { maxLength: 8 })])(
+    'answer by index what scanning the providers answers (law: the index is the list)',
+    (es, names) => {
+      const r = Registry.make(es.map((e) => ({ meta: metaOf(e.type, e.name), path: `${e.dir}/${e.name}.prov`, suitable: e.suitable ? E.right(true as const) : E.left(`${e.name} cannot run`) })))
+      // the model: the first version, a scan of every provider for each question
+      const ofType = (type: string) => r.providers.filter((p) => p.meta.type === type)
+      const resolve = (name: string): E.Either<string, Registry.Entry> => {
+        const exact = r.providers.find((p) => p.meta.qname === name)
+        if (exact !== undefined) return E.isRight(exact.suitable) ? E.right(exact) : E.left(`provider ${name} is not suitable on this system: ${exact.suitable.left}`)
+        const all = ofType(name)
+        const usable = all.filter((p) => E.isRight(p.suitable))
+        if (usable.length === 1) return E.right(usable[0]!)
+        if (usable.length > 1) return E.left(`type ${name} has several suitable providers (${usable.map((p) => p.meta.qname).join(', ')}): name one of them`)
+        if (all.length > 0) return E.left(`type ${name} has no suitable provider: ${all.map((p) => `${p.meta.qname} (${E.isLeft(p.suitable) ? p.suitable.left : ''})`).join(', ')}`)
+        return E.left(`unknown provider: '${name}'`)
+      }
+      for (const n of names) {
+        expect(Registry.ofType(r, n)).toEqual(ofType(n))
+        expect(Registry.resolve(r, n)).toEqual(resolve(n))
+      }
+      // a resource's `provider:` value of a type: the first whose full name it is, or named so of the type
+      for (const type of ['package', 'service', 'host'])
+        for (const value of ['a', 'b', 'c', 'package::a', 'service::b', 'x'])
+          expect(LibralSpec.named(r, type, value)).toBe(r.providers.find((p) => p.meta.qname === value || (p.meta.type === type && p.meta.name === value)))
+    },
+  )
 })
 
 describe('Render', () => {

@@ -39,12 +39,37 @@ export const make = <P extends Entry>(inPathOrder: ReadonlyArray<P>): Registry<P
 /** The suitable providers. */
 export const suitable = <P extends Entry>(r: Registry<P>): ReadonlyArray<P> => r.providers.filter((p) => E.isRight(p.suitable))
 
-/** The providers of a type (suitable or not). */
-export const ofType = <P extends Entry>(r: Registry<P>, type: string): ReadonlyArray<P> => r.providers.filter((p) => p.meta.type === type)
+/** A registry's providers by full name and by type, made on first use (a lookup per resource scanned them all: 8,000 providers, 15 s). */
+interface Index {
+  readonly byName: ReadonlyMap<string, Entry>
+  readonly byType: ReadonlyMap<string, ReadonlyArray<Entry>>
+}
+const indexes = new WeakMap<Registry<Entry>, Index>()
+const indexOf = <P extends Entry>(r: Registry<P>): { readonly byName: ReadonlyMap<string, P>; readonly byType: ReadonlyMap<string, ReadonlyArray<P>> } => {
+  let index = indexes.get(r)
+  if (index === undefined) {
+    const byName = new Map<string, Entry>()
+    const byType = new Map<string, Entry[]>()
+    for (const p of r.providers) {
+      if (!byName.has(p.meta.qname)) byName.set(p.meta.qname, p)
+      const same = byType.get(p.meta.type)
+      if (same === undefined) byType.set(p.meta.type, [p])
+      else same.push(p)
+    }
+    indexes.set(r, (index = { byName, byType }))
+  }
+  return index as unknown as { readonly byName: ReadonlyMap<string, P>; readonly byType: ReadonlyMap<string, ReadonlyArray<P>> }
+}
+
+/** The provider of a full name (suitable or not). */
+export const byName = <P extends Entry>(r: Registry<P>, qname: string): P | undefined => indexOf(r).byName.get(qname)
+
+/** The providers of a type (suitable or not), in the registry's order. */
+export const ofType = <P extends Entry>(r: Registry<P>, type: string): ReadonlyArray<P> => indexOf(r).byType.get(type) ?? []
 
 /** Picks the provider a name means: a full name, or a type with exactly one suitable provider. */
 export const resolve = <P extends Entry>(r: Registry<P>, name: string): E.Either<string, P> => {
-  const exact = r.providers.find((p) => p.meta.qname === name)
+  const exact = indexOf(r).byName.get(name)
   if (exact !== undefined) return E.isRight(exact.suitable) ? E.right(exact) : E.left(`provider ${name} is not suitable on this system: ${exact.suitable.left}`)
   const all = ofType(r, name)
   const usable = all.filter((p) => E.isRight(p.suitable))

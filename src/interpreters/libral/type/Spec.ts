@@ -33,8 +33,12 @@ export interface LibralSpec {
 // guards
 
 /** The libral provider a `provider:` value names for a resource type, if any: `type::name`, or `name` of that type. */
-export const named = <P extends Registry.Entry>(registry: Registry.Registry<P>, type: string, value: string): P | undefined =>
-  registry.providers.find((p) => p.meta.qname === value || (p.meta.type === type && p.meta.name === value))
+export const named = <P extends Registry.Entry>(registry: Registry.Registry<P>, type: string, value: string): P | undefined => {
+  // the first, in the registry's order (by full name), of the provider named `value` and the provider `name` of `type`
+  const whole = Registry.byName(registry, value)
+  const ofType = Registry.byName(registry, `${type}::${value}`)
+  return whole === undefined ? ofType : ofType === undefined || whole.meta.qname <= ofType.meta.qname ? whole : ofType
+}
 
 /** True when a type is a libral provider's type. */
 export const isType = (registry: Registry.Registry, type: string): boolean => Registry.ofType(registry, type).length > 0
