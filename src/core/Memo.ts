@@ -1,5 +1,6 @@
 // Memo: a function of a string key that computes each answer once (for one run: it keeps every
-// answer until it is dropped), and a table that keeps only the answers of the last few keys.
+// answer until it is dropped), a table that keeps only the answers of the last few keys, and a
+// value made on first use.
 
 /** What the table holds for an undefined answer: a miss then costs one lookup, not two. */
 const none: unique symbol = Symbol('none')
@@ -31,4 +32,10 @@ export const recent = <A>(most: number): ((key: string, make: () => A) => A) => 
     kept.set(key, a === undefined ? none : a)
     return a
   }
+}
+
+/** A value made on first use, once (a manager, a session: made only when a run needs it). */
+export const once = <A>(make: () => A): (() => A) => {
+  let made: { readonly value: A } | undefined
+  return () => (made ??= { value: make() }).value
 }

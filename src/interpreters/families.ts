@@ -3,7 +3,7 @@
 // src/interpreters/ and one line in each table it serves.
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Diagnostic from '../core/Diagnostic.js'
-import { memo } from '../core/Memo.js'
+import { memo, once } from '../core/Memo.js'
 import type { Families, Family } from '../core/Observation.js'
 import type * as Plan from '../core/Plan.js'
 import * as CommandSteps from './commands/steps.js'
@@ -65,12 +65,6 @@ export const requests = (s: Services): Families => {
     package: () => PackageProbes.family(s.packages ?? once(() => PackageSelect.make({ root: s.machine.root }))),
   }
   return lazily(table)
-}
-
-/** A value made on first use, once. */
-const once = <A>(make: () => A): (() => A) => {
-  let made: { readonly value: A } | undefined
-  return () => (made ??= { value: make() }).value
 }
 
 /** A table whose entries are made on first use, once. */

@@ -6,6 +6,7 @@ import type { Catalog } from '../compiler/Catalog.js'
 import * as Diagnostic from '../core/Diagnostic.js'
 import type { Families, Observation } from '../core/Observation.js'
 import * as Fault from '../core/Fault.js'
+import { once } from '../core/Memo.js'
 import type { Accounts } from '../core/Probe.js'
 import type { Observations } from './Observations.js'
 import * as Interpreters from '../interpreters/families.js'
@@ -21,12 +22,6 @@ import * as Run from './run.js'
 
 export type { Observations }
 export type { ReadHost }
-
-/** A maker called at most once. */
-const once = <A>(make: () => Promise<A>): (() => Promise<A>) => {
-  let made: Promise<A> | undefined
-  return () => (made ??= make())
-}
 
 /**
  * Observes the catalog's resources with the given request families (their requests batched, round

@@ -1,6 +1,6 @@
 import { fc, test as fcTest } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
-import { memo, recent } from '../../src/core/Memo.js'
+import { memo, once, recent } from '../../src/core/Memo.js'
 
 describe('memo', () => {
   fcTest.prop([fc.array(fc.string({ maxLength: 3 }), { maxLength: 30 })])('gives f’s answer and calls f once per key, undefined answers included', (keys) => {
@@ -37,4 +37,17 @@ describe('recent', () => {
       }
     },
   )
+})
+
+describe('once', () => {
+  fcTest.prop([fc.nat(5), fc.constantFrom(undefined, 0, 'x')])('makes its value on the first call only, an undefined one too, and gives it every time', (calls, value) => {
+    let made = 0
+    const get = once(() => {
+      made++
+      return value
+    })
+    expect(made).toBe(0)
+    for (let i = 0; i < calls; i++) expect(get()).toBe(value)
+    expect(made).toBe(calls === 0 ? 0 : 1)
+  })
 })

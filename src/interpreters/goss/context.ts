@@ -1,6 +1,7 @@
 // context: what goss probes use on a run, each service and package manager made only when a
 // rule asks it (systemctl; apt or dnf by suitability below the machine's root), once for every
 // check of a run that shares them.
+import { once } from '../../core/Memo.js'
 import type { Machine } from '../Machine.js'
 import type { Manager as PackageManager } from '../packages/Manager.js'
 import * as PackageSelect from '../packages/select.js'
@@ -21,12 +22,6 @@ export interface Given {
   readonly packages?: () => PackageManager
   /** The host's proc filesystem (default /proc). */
   readonly proc?: string
-}
-
-/** A value made on first use, once. */
-const once = <A>(make: () => A): (() => A) => {
-  let made: { readonly value: A } | undefined
-  return () => (made ??= { value: make() }).value
 }
 
 /** What every check of a run is given: the machine, and managers made once for them all (systemctl; apt or dnf by suitability below the root). */
