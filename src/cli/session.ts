@@ -20,7 +20,7 @@ export const storeOf = (env: NodeJS.ProcessEnv = process.env): string | undefine
 }
 
 /** Why a directory cannot be a session store (undefined: it can). */
-const unfit = (dir: string): string | undefined => {
+export const unfit = (dir: string): string | undefined => {
   if (!nodePath.isAbsolute(dir)) return `${variable}=${dir}: not an absolute path`
   let st: fs.Stats
   try {

@@ -214,6 +214,29 @@ describe('plait session', () => {
     expect(none.code).toBe(1)
     expect(none.stderr).toContain('there is no session')
   })
+
+  it('reads the session only for a command with --require or --subscribe: one without runs in a session too large to read', async () => {
+    const s = sandbox()
+    const cwd = tempDir()
+    const dir = tempDir('plait-session-')
+    fs.chmodSync(dir, 0o700)
+    const env = { PLAIT_SESSION_STORE: dir }
+    fs.mkdirSync(s.at('/etc'))
+    expect((await plait(['ensure', 'file', '/etc/a', '--content', 'x', ...attrs, '--root', s.root, ...state], { cwd, env })).code).toBe(0)
+    // past the most a session may hold: its log cannot be read
+    const log = fs.readdirSync(dir).map((f) => path.join(dir, f))[0]!
+    fs.appendFileSync(log, `${fs.readFileSync(log, 'utf8').trimEnd()}\n`.repeat(Math.ceil((16 * 1024 * 1024) / fs.statSync(log).size) + 1))
+    const plain = await plait(['ensure', 'file', '/etc/b', '--content', 'y', ...attrs, '--root', s.root, ...state], { cwd, env })
+    expect(plain.code, show(plain)).toBe(0)
+    const linked = await plait(['ensure', 'file', '/etc/c', '--content', 'z', ...attrs, '--require', 'file#/etc/a', '--root', s.root, ...state], { cwd, env })
+    expect(linked.code).toBe(1)
+    expect(linked.stderr).toContain('larger than 16777216 bytes')
+    // an unfit store is refused either way
+    fs.chmodSync(dir, 0o777)
+    const open = await plait(['ensure', 'file', '/etc/d', '--content', 'w', ...attrs, '--root', s.root, ...state], { cwd, env })
+    expect(open.code).toBe(1)
+    expect(open.stderr).toContain('writable by others')
+  })
 })
 
 describe('plait ensure api pipe', () => {
