@@ -156,6 +156,13 @@ describe('plait ensure', () => {
   })
 })
 
+/** A root, a working directory, and a private session store named in the environment. */
+const sessionWorld = () => {
+  const dir = tempDir('plait-session-')
+  fs.chmodSync(dir, 0o700)
+  return { s: sandbox(), cwd: tempDir(), dir, env: { PLAIT_SESSION_STORE: dir } }
+}
+
 describe('plait session', () => {
   it('restarts a service and runs a subscribed command because an earlier ensure file of the session changed it, and reports the session', async () => {
     const s = sandbox()
@@ -200,11 +207,7 @@ describe('plait session', () => {
   })
 
   it('skips a resource whose requirement failed earlier in the session, and refuses --require without a session', async () => {
-    const s = sandbox()
-    const cwd = tempDir()
-    const dir = tempDir('plait-session-')
-    fs.chmodSync(dir, 0o700)
-    const env = { PLAIT_SESSION_STORE: dir }
+    const { s, cwd, env } = sessionWorld()
     const bad = await plait(['ensure', 'file', '/etc/a', '--content', 'x', '--root', s.root], { cwd, env })
     expect(bad.code).toBe(1)
     const dep = await plait(['ensure', 'file', '/etc/b', '--content', 'y', ...attrs, '--require', 'file#/etc/a', '--root', s.root, ...state], { cwd, env })
@@ -216,11 +219,7 @@ describe('plait session', () => {
   })
 
   it('reads the session only for a command with --require or --subscribe: one without runs in a session too large to read', async () => {
-    const s = sandbox()
-    const cwd = tempDir()
-    const dir = tempDir('plait-session-')
-    fs.chmodSync(dir, 0o700)
-    const env = { PLAIT_SESSION_STORE: dir }
+    const { s, cwd, dir, env } = sessionWorld()
     fs.mkdirSync(s.at('/etc'))
     expect((await plait(['ensure', 'file', '/etc/a', '--content', 'x', ...attrs, '--root', s.root, ...state], { cwd, env })).code).toBe(0)
     // past the most a session may hold: its log cannot be read
