@@ -122,8 +122,7 @@ export const open = (file: string, now: () => number = Date.now): Cache => {
         if (!s.rewrite) {
           await fs.appendFile(file, `${s.cut ? '\n' : ''}${lineOf(k, entry)}`, { mode: 0o600 })
           s.cut = false
-        }
-        else {
+        } else {
           // dead lines, the earlier form, or a file that could not be read: the live entries, whole
           let text = ''
           for (const [key, e] of s.entries) if (e.expires > t) text += lineOf(key, e)

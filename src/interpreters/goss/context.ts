@@ -24,18 +24,17 @@ export interface Given {
   readonly proc?: string
 }
 
-/** What every check of a run is given: the machine, and managers made once for them all (systemctl; apt or dnf by suitability below the root). */
-export const shared = (machine: Machine): Given => ({
-  machine,
+/** A service and a package manager, each made on first use, once (systemctl; apt or dnf by suitability below the root). */
+const managers = (machine: Machine): { readonly services: () => ServiceManager; readonly packages: () => PackageManager } => ({
   services: once(() => Systemctl.make()),
   packages: once(() => PackageSelect.make({ root: machine.root })),
 })
 
+/** What every check of a run is given: the machine, and managers made once for them all. */
+export const shared = (machine: Machine): Given => ({ machine, ...managers(machine) })
+
 /** The probes' context for a try (a manager not given is made on first use, for this try). */
-export const make = (g: Given, runner: Runner): Context => ({
-  machine: g.machine,
-  runner,
-  services: g.services ?? once(() => Systemctl.make()),
-  packages: g.packages ?? once(() => PackageSelect.make({ root: g.machine.root })),
-  proc: g.proc ?? '/proc',
-})
+export const make = (g: Given, runner: Runner): Context => {
+  const own = managers(g.machine)
+  return { machine: g.machine, runner, services: g.services ?? own.services, packages: g.packages ?? own.packages, proc: g.proc ?? '/proc' }
+}
