@@ -138,11 +138,7 @@ const outcomeOf = (id: string, plan: Plan.Plan, report: ReportM.Report): Outcome
 const ensureOne = async (resource: Args.Resource, links: { require: ReadonlyArray<string>; subscribe: ReadonlyArray<string> }, o: Common & { noop?: boolean }, show: (p: Plan.Plan) => void): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Outcome>> => {
   const id = Args.idOf(resource)
   const store = Session.storeOf()
-  // The records are read only for links: a command without them would read a long session's whole log for nothing
-  // (1.7 s at 150,000 records), and fail once it passed what may be read. The store is checked either way.
-  const linked = links.require.length > 0 || links.subscribe.length > 0
-  const unfit = store === undefined ? undefined : Session.unfit(store)
-  const records = unfit !== undefined ? E.left(unfit) : store === undefined || !linked ? E.right([]) : Session.read(store)
+  const records = store === undefined ? E.right([]) : Session.readFor(store, links.require.length > 0 || links.subscribe.length > 0)
   if (E.isLeft(records)) return E.left([problem(records.left)])
   if (links.require.length > 0 && store === undefined) return E.left([problem(`--require ${links.require[0]!}: a requirement is a resource an earlier command of a session ensured, and there is no session`, 'start one with: eval "$(plait session new)"')])
   const session = SessionRecord.links(records.right)
