@@ -56,7 +56,7 @@ const esModules = {
  * those of the module as installed here, read at build time: a name another Node lacks reads
  * undefined, as it would from the module itself.
  */
-const lazyBuiltins = ['child_process', 'crypto', 'dgram', 'http', 'https', 'net', 'os', 'fs/promises', 'readline', 'worker_threads', 'zlib']
+const lazyBuiltins = ['child_process', 'crypto', 'dgram', 'http', 'https', 'net', 'os', 'fs/promises', 'readline', 'v8', 'worker_threads', 'zlib']
 const lazyDependencies = ['yaml']
 /**
  * Node's modules that every start loads anyway (Node's own start-up has), imported as a namespace

@@ -20,13 +20,16 @@ import type { Session } from '../interpreters/libral/Session.js'
 import type * as Interpreters from '../interpreters/families.js'
 import * as Types from '../types/registry.js'
 import * as Value from '../manifest/expr/Value.js'
+import * as Heap from './heap.js'
 import * as Held from './held.js'
 import * as Sensitive from './sensitive.js'
 
-/** Reads a host input file as bytes (regular files only, bounded), with errors as faults. */
+/** Reads a host input file as bytes (regular files only, bounded), with errors as faults; a large one makes the run's heap lean (heap.ts). */
 export const readHost: ReadHost = async (path) => {
   try {
-    return E.right(HostFile.read(path))
+    const bytes = HostFile.read(path)
+    Heap.reading(bytes.length)
+    return E.right(bytes)
   } catch (e) {
     const code = HostFile.codeOf(e)
     const tag: Fault.Tag = code === 'ENOENT' ? 'NotFound' : code === 'EACCES' ? 'PermissionDenied' : code === 'EISDIR' ? 'IsADirectory' : 'Failed'

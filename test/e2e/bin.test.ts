@@ -173,7 +173,7 @@ describe('the shipped command', () => {
     // A preloaded script reports which of Node's modules the process loaded by its exit.
     const dir = tempDir('plait-bin-')
     const loaded = reporting(dir, "process.on('exit', () => require('fs').writeSync(2, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))) + '\\n'))\n")
-    const heavy = ['child_process', 'crypto', 'worker_threads', 'readline', 'fs/promises', 'os', 'dgram', 'net', 'stream', 'internal/modules/esm/module_job']
+    const heavy = ['child_process', 'crypto', 'worker_threads', 'readline', 'fs/promises', 'os', 'dgram', 'net', 'stream', 'v8', 'internal/modules/esm/module_job']
     // its output goes straight to the descriptor: not even Node's stdout stream (net, for a pipe) is made
     expect(loaded(['--version']).filter((m) => heavy.includes(m))).toEqual([])
     // a plan with nothing to hash (the manifest's own digest is made when a saved plan needs it) loads none either
@@ -184,6 +184,24 @@ describe('the shipped command', () => {
     const plan = loaded(['plan', path.join(dir, 'c.yaml'), '--root', dir])
     expect(plan).toContain('crypto')
     expect(plan.filter((m) => ['child_process', 'worker_threads', 'readline', 'fs/promises', 'net'].includes(m))).toEqual([])
+  })
+
+  it('keeps the young generation from growing once it reads a large manifest, and only then loads node:v8', () => {
+    // A preloaded script reports, at exit, whether node:v8 was loaded and the young generation's size.
+    const dir = tempDir('plait-bin-')
+    const report = reporting(dir, "process.on('exit', () => { const loaded = process.moduleLoadList.includes('NativeModule v8'); const young = require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size; require('fs').writeSync(2, JSON.stringify([loaded, young]) + '\\n') })\n")
+    const small = path.join(dir, 'small.yaml')
+    fs.writeFileSync(small, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+    // 4,000 files to keep absent, each with a long comment: well over heap.ts's 256 KiB
+    const large = path.join(dir, 'large.yaml')
+    fs.writeFileSync(large, `ccm:\n  resources:\n    - file:\n${Array.from({ length: 4000 }, (_, i) => `        - /absent/f${i}: {ensure: absent}  # ${'x'.repeat(60)}\n`).join('')}`)
+    expect(fs.statSync(large).size).toBeGreaterThan(256 * 1024)
+    const [smallLoaded] = report(['plan', small, '--root', dir]) as unknown as [boolean, number]
+    expect(smallLoaded).toBe(false)
+    const [largeLoaded, young] = report(['plan', large, '--root', dir]) as unknown as [boolean, number]
+    expect(largeLoaded).toBe(true)
+    // V8 starts it at two halves of 1 MiB; grown, they are 16 MiB each
+    expect(young).toBeLessThanOrEqual(2 * 1024 * 1024)
   })
 
   it('knows its version from the build: neither --version nor a plan reads a package.json of plait', () => {
