@@ -105,14 +105,16 @@ function timed(cmd, args, { node = true, hook = node, okCodes = [0], env = proce
       let internal
       let cpu
       let rss
+      let faults
       if (hook && existsSync(timingFile)) {
         const t = JSON.parse(readFileSync(timingFile, 'utf8'))
         internal = t.exit - t.loaded
         cpu = t.cpu
         rss = t.maxRssKiB
+        faults = t.faults
         rmSync(timingFile)
       }
-      resolve({ ms: Number((t1 ?? process.hrtime.bigint()) - t0) / 1e6, internal, cpu, rss, stdout, stderr, code })
+      resolve({ ms: Number((t1 ?? process.hrtime.bigint()) - t0) / 1e6, internal, cpu, rss, faults, stdout, stderr, code })
     })
   })
 }
@@ -124,7 +126,7 @@ function timed(cmd, args, { node = true, hook = node, okCodes = [0], env = proce
 async function measured(args, { env = process.env } = {}) {
   const bare = await timed(process.execPath, args, { hook: false, env })
   const hooked = await timed(process.execPath, args, { env })
-  return { ...bare, internal: hooked.internal, cpu: hooked.cpu, rss: hooked.rss }
+  return { ...bare, internal: hooked.internal, cpu: hooked.cpu, rss: hooked.rss, faults: hooked.faults }
 }
 
 const median = (xs) => {
@@ -141,12 +143,14 @@ class Series {
     this.internal = []
     this.cpu = []
     this.rss = []
+    this.faults = []
   }
   add(r) {
     this.ms.push(r.ms)
     if (r.internal !== undefined) this.internal.push(r.internal)
     if (r.cpu !== undefined) this.cpu.push(r.cpu)
     if (r.rss !== undefined) this.rss.push(r.rss)
+    if (r.faults !== undefined) this.faults.push(r.faults)
     return r
   }
   get median() {
@@ -162,6 +166,7 @@ class Series {
       internalMedian: this.internal.length > 0 ? round(median(this.internal)) : null,
       cpuMedian: this.cpu.length > 0 ? round(median(this.cpu)) : null,
       peakRssMiB: this.rss.length > 0 ? round(Math.max(...this.rss) / 1024) : null,
+      faultsMedian: this.faults.length > 0 ? median(this.faults) : null,
       samples: this.ms.map(round),
     }
   }
@@ -493,7 +498,7 @@ async function benchPuppet() {
 const fmt = (x) => (x === null || x === undefined ? '' : x >= 1000 ? x.toFixed(0) : x.toFixed(1))
 
 function table(rows) {
-  const header = ['', 'median', 'min', 'max', 'runs', 'internal', 'cpu', 'peak RSS MiB']
+  const header = ['', 'median', 'min', 'max', 'runs', 'internal', 'cpu', 'peak RSS MiB', 'faults']
   const body = rows.map((r) =>
     typeof r === 'string'
       ? r
@@ -506,6 +511,7 @@ function table(rows) {
           r.internal.length > 0 ? fmt(median(r.internal)) : '',
           r.cpu.length > 0 ? fmt(median(r.cpu)) : '',
           r.rss.length > 0 ? fmt(Math.max(...r.rss) / 1024) : '',
+          r.faults.length > 0 ? String(median(r.faults)) : '',
         ],
   )
   const widths = header.map((h, i) => Math.max(h.length, ...body.filter((b) => Array.isArray(b)).map((b) => b[i].length)))
@@ -513,8 +519,24 @@ function table(rows) {
   return [line(header), ...body.map((b) => (Array.isArray(b) ? line(b) : b))].join('\n')
 }
 
+/**
+ * What memory a process touches for the first time costs on this machine: a child fills 32 MiB of
+ * new memory, then fills it again (ms each, medians of 3). The difference, a MiB at a time, is what
+ * each MiB of a command's peak RSS costs it beyond the work done in it (on a virtual machine the
+ * host backs each new page: 4 ms a MiB where plait is measured, against some 0.2 on bare metal).
+ */
+async function pageCost() {
+  const script = 'const b = Buffer.alloc(32 << 20); let t = performance.now(); b.fill(1); const first = performance.now() - t; t = performance.now(); b.fill(2); process.stdout.write(JSON.stringify({ first, again: performance.now() - t }))'
+  const runs = []
+  for (let i = 0; i < 3; i++) runs.push(JSON.parse((await timed(process.execPath, ['-e', script], { hook: false })).stdout))
+  const first = median(runs.map((r) => r.first))
+  const again = median(runs.map((r) => r.again))
+  return { firstMs: round(first), againMs: round(again), perMiBMs: round2((first - again) / 32) }
+}
+
 async function main() {
   console.error(`plait bench: node ${process.version}, ${cpus().length} CPU(s), files owned by ${owner}:${group}, work dir ${work}`)
+  const pages = await pageCost()
   progress('start-up')
   const startup = await benchStartup()
   const results = []
@@ -528,7 +550,8 @@ async function main() {
   const out = []
   out.push('')
   out.push(`plait ${plaitVersion} bench — node ${process.version}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), times in ms (wall time of the child process)`)
-  out.push('"internal": the process\'s own time, from the end of Node\'s boot to exit (module loading + work); "cpu": user + system CPU ms')
+  out.push('"internal": the process\'s own time, from the end of Node\'s boot to exit (module loading + work); "cpu": user + system CPU ms; "faults": minor page faults (pages touched for the first time)')
+  out.push(`new memory: 32 MiB filled the first time ${fmt(pages.firstMs)} ms, again ${fmt(pages.againMs)} ms: ${pages.perMiBMs} ms a MiB of peak RSS, 4 KiB a fault`)
   out.push(`load average at start ${loadStart.map((x) => x.toFixed(2)).join(' ')}, at end ${loadavg().map((x) => x.toFixed(2)).join(' ')}${loadStart[0] > cpus().length * 0.75 || loadavg()[0] > cpus().length * 0.75 ? '  (a busy machine: wall times are noisy, compare the cpu column)' : ''}`)
   {
     const met = (x) => `goal ≤ ${startup.goal}x: ${x <= startup.goal ? 'met' : 'NOT met'}`
@@ -633,6 +656,7 @@ async function main() {
         cpuModel: cpus()[0]?.model ?? null,
         user: `${owner}:${group}`,
         loadavg: { start: loadStart, end: loadavg() },
+        newMemory: pages,
         unit: 'ms (wall time of the child process; internalMedian: from end of Node boot to exit; cpuMedian: user + system CPU)',
         startup: strip(startup),
         sizes: results.map(strip),
