@@ -523,7 +523,7 @@ function table(rows) {
  * What memory a process touches for the first time costs on this machine: a child fills 32 MiB of
  * new memory, then fills it again (ms each, medians of 3). The difference, a MiB at a time, is what
  * each MiB of a command's peak RSS costs it beyond the work done in it (on a virtual machine the
- * host backs each new page: 4 ms a MiB where plait is measured, against some 0.2 on bare metal).
+ * host backs each new page: about 4 ms a MiB where plait is measured).
  */
 async function pageCost() {
   const script = 'const b = Buffer.alloc(32 << 20); let t = performance.now(); b.fill(1); const first = performance.now() - t; t = performance.now(); b.fill(2); process.stdout.write(JSON.stringify({ first, again: performance.now() - t }))'

@@ -10,7 +10,7 @@
 // machines plait is measured on (`Buffer.alloc(32 MiB).fill(1)` 130 ms, the same again 2 ms). Kept
 // at 1 MiB, the young generation is collected more often, each time copying what lives as before;
 // the plan of 10,000 unchanged files peaks at some 106 MiB instead of 127, and runs 4 to 9% faster
-// (docs/performance.md, "The young generation").
+// (docs/performance.md, "The young generation kept at its starting size").
 //
 // V8 reads `--semi-space-growth-factor` each time it would grow the young generation, so setting it
 // to 1 while running stops the growing and changes nothing else: not what is collected or kept, nor
@@ -29,6 +29,3 @@ export const reading = (bytes: number): void => {
   lean = true
   v8.setFlagsFromString('--semi-space-growth-factor=1')
 }
-
-/** Whether this run has stopped the young generation's growing (for tests). */
-export const isLean = (): boolean => lean
