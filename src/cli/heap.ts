@@ -16,16 +16,47 @@
 // to 1 while running stops the growing and changes nothing else: not what is collected or kept, nor
 // the code V8 compiles. Loading `node:v8` costs some 4 ms, so a small run, whose young generation
 // never grows, is left as it is: the flag is set at the first input of `largeInput` bytes or more.
+//
+// The old generation has the same cost the other way round. What lives through two collections of
+// the young generation moves to the old one, onto pages touched for the first time, and the old
+// generation's garbage is found only by a full collection, which V8 starts by itself late, if at
+// all. By the end of compiling a large manifest its YAML tree (1.6 KiB a resource) is garbage, but it
+// still holds its pages, and what observing and planning keep goes onto new ones: 5,800 of the
+// 18,400 faults of the 10,000-file plan came after compiling. `settle` runs one full collection
+// there, so that the tree's pages are reused: the plan's peak falls from 106 to 91 MiB and it runs
+// 4 to 5% faster. The collection takes 7 to 9 ms whatever the size, and pays from a manifest of
+// some 1,500 files (`settleInput`: no gain at 1,000 files, 2% at 3,000).
 import * as v8 from 'node:v8'
+import { runInNewContext } from 'node:vm'
 
 /** The size of an input from which a run keeps the young generation at its starting size (a manifest of about 800 files). */
 export const largeInput = 256 * 1024
 
+/** The size of an input from which a plan runs one full collection once it has compiled (a manifest of about 1,600 files). */
+export const settleInput = 512 * 1024
+
 let lean = false
+let largest = 0
 
 /** Says that the run read an input of `bytes` bytes: from `largeInput` on, the young generation stops growing. */
 export const reading = (bytes: number): void => {
+  largest = Math.max(largest, bytes)
   if (lean || bytes < largeInput) return
   lean = true
   v8.setFlagsFromString('--semi-space-growth-factor=1')
+}
+
+/**
+ * Collects the whole heap once, if the run has read an input of `settleInput` bytes or more: called
+ * between compiling and observing, when the YAML tree has just become garbage. V8 gives a script
+ * its collector (`gc`) only with `--expose-gc`, and only in a context made while the flag is set, so
+ * the flag is set for as long as it takes to make one (some 2 ms) and unset again: no other
+ * context, a plugin's or a test's, sees a `gc`.
+ */
+export const settle = (): void => {
+  if (largest < settleInput) return
+  v8.setFlagsFromString('--expose-gc')
+  const collect = runInNewContext('gc') as () => void
+  v8.setFlagsFromString('--no-expose-gc')
+  collect()
 }

@@ -296,6 +296,8 @@ export const planManifest = async (
 ): Promise<E.Either<ReadonlyArray<Diagnostic.Diagnostic>, Plan.Plan>> => {
   const compiled = await compileResolved(manifestPath, machine, facts, providers, warn, true)
   if (E.isLeft(compiled)) return compiled
+  // The manifest's YAML tree is garbage now: for a large one, collect it before observing fills new pages.
+  Heap.settle()
   const catalog = compiled.right.catalog
   // The session and the posix runner are made only when an observation asks a provider or runs a guard.
   const runner = async () => (await import('../interpreters/commands/posix.js')).make({ root: machine.root })

@@ -204,6 +204,29 @@ describe('the shipped command', () => {
     expect(young).toBeLessThanOrEqual(2 * 1024 * 1024)
   })
 
+  it('collects the whole heap once between compiling and observing a large manifest, and leaves small runs and other contexts alone', () => {
+    // V8's own trace of its collections (stdout): a collection heap.ts asks for is one "testing" names.
+    const dir = tempDir('plait-bin-')
+    const forced = (args: string[]): number => {
+      const r = spawnSync(process.execPath, ['--trace-gc', binary, ...args], { encoding: 'utf8' })
+      expect(r.status, r.stderr).toBe(0)
+      return r.stdout.split('\n').filter((l) => /Mark-Compact.*\btesting\b/.test(l)).length
+    }
+    const small = path.join(dir, 'small.yaml')
+    fs.writeFileSync(small, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+    // 7,000 files to keep absent, each with a long comment: over heap.ts's 512 KiB
+    const large = path.join(dir, 'large.yaml')
+    fs.writeFileSync(large, `ccm:\n  resources:\n    - file:\n${Array.from({ length: 7000 }, (_, i) => `        - /absent/f${i}: {ensure: absent}  # ${'x'.repeat(60)}\n`).join('')}`)
+    expect(fs.statSync(large).size).toBeGreaterThan(512 * 1024)
+    expect(forced(['plan', small, '--root', dir])).toBe(0)
+    expect(forced(['plan', large, '--root', dir])).toBe(1)
+    // validate observes nothing, so it has nothing to gain from the collection
+    expect(forced(['validate', large])).toBe(0)
+    // the flag that gives a context its `gc` is unset again: a context made afterwards has none
+    const report = reporting(dir, "process.on('exit', () => require('fs').writeSync(2, JSON.stringify(require('vm').runInNewContext('typeof gc')) + '\\n'))\n")
+    expect(report(['plan', large, '--root', dir]) as unknown as string).toBe('undefined')
+  })
+
   it('knows its version from the build: neither --version nor a plan reads a package.json of plait', () => {
     // A preloaded script reports every package.json the process read through fs (Node's own look
     // at dist/bin/package.json, to tell the launcher is CommonJS, goes through its loader instead).
