@@ -49,7 +49,7 @@ const sizeOf = (path: string): number => {
 // Both files are read into one buffer: the bundle first, copied out as a string, then the cache
 // over it. Memory a process touches for the first time costs a fault a page (some 4 ms a MiB on
 // the virtual machines plait is measured on), and a buffer of each touched 1.5 MiB where one
-// touches the larger file's size: 180 faults and some 3 ms of every start.
+// touches the larger file's size: 180 faults fewer, and 5 to 7 ms of every start (docs/performance.md).
 let buffer = Buffer.allocUnsafeSlow(Math.max(sizeOf(file), sizeOf(cacheFile), 1))
 
 /** Reads the whole file at `path` into `buffer` (grown if the file has grown), giving how many bytes it read; throws what open throws. */

@@ -207,8 +207,8 @@ describe('the shipped command', () => {
   it('collects the whole heap once between compiling and observing a large manifest, and leaves small runs and other contexts alone', () => {
     // V8's own trace of its collections (stdout): a collection heap.ts asks for is one "testing" names.
     const dir = tempDir('plait-bin-')
-    const forced = (args: string[]): number => {
-      const r = spawnSync(process.execPath, ['--trace-gc', binary, ...args], { encoding: 'utf8' })
+    const forced = (args: string[], flags: string[] = []): number => {
+      const r = spawnSync(process.execPath, ['--trace-gc', ...flags, binary, ...args], { encoding: 'utf8' })
       expect(r.status, r.stderr).toBe(0)
       return r.stdout.split('\n').filter((l) => /Mark-Compact.*\btesting\b/.test(l)).length
     }
@@ -220,6 +220,8 @@ describe('the shipped command', () => {
     expect(fs.statSync(large).size).toBeGreaterThan(512 * 1024)
     expect(forced(['plan', small, '--root', dir])).toBe(0)
     expect(forced(['plan', large, '--root', dir])).toBe(1)
+    // a Node started with the collector exposed: plait uses that one, and still collects once
+    expect(forced(['plan', large, '--root', dir], ['--expose-gc'])).toBe(1)
     // validate observes nothing, so it has nothing to gain from the collection
     expect(forced(['validate', large])).toBe(0)
     // the flag that gives a context its `gc` is unset again: a context made afterwards has none
