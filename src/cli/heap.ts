@@ -1,4 +1,5 @@
-// heap: V8's young generation kept at the size it starts with, once a run reads a large input.
+// heap: once a run reads a large input, V8's young generation kept at the size it starts with,
+// and (for a plan) its whole heap collected once between compiling and observing.
 //
 // V8 gives new objects a young generation of two halves that start at 1 MiB each and double, up to
 // 16 MiB each, as objects survive its collections. A plan of a large manifest keeps nearly all it
@@ -35,15 +36,14 @@ export const largeInput = 256 * 1024
 /** The size of an input from which a plan runs one full collection once it has compiled (a manifest of about 1,600 files). */
 export const settleInput = 512 * 1024
 
-let lean = false
+/** The largest input the run has read, in bytes. */
 let largest = 0
 
 /** Says that the run read an input of `bytes` bytes: from `largeInput` on, the young generation stops growing. */
 export const reading = (bytes: number): void => {
+  const crosses = largest < largeInput && bytes >= largeInput
   largest = Math.max(largest, bytes)
-  if (lean || bytes < largeInput) return
-  lean = true
-  v8.setFlagsFromString('--semi-space-growth-factor=1')
+  if (crosses) v8.setFlagsFromString('--semi-space-growth-factor=1')
 }
 
 /** V8's full collection, as a function: Node's own where it was started with `--expose-gc`, else one from a context of its own. */

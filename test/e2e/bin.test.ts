@@ -35,6 +35,18 @@ const reporting = (dir: string, preload: string): ((args: string[]) => string[])
   }
 }
 
+/**
+ * Writes, in `dir`, a manifest of one file to keep absent (small.yaml) and one of `files` such files,
+ * each with a long comment (large.yaml, some 90 bytes a file); gives both paths.
+ */
+const manifests = (dir: string, files: number): { readonly small: string; readonly large: string } => {
+  const small = path.join(dir, 'small.yaml')
+  fs.writeFileSync(small, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+  const large = path.join(dir, 'large.yaml')
+  fs.writeFileSync(large, `ccm:\n  resources:\n    - file:\n${Array.from({ length: files }, (_, i) => `        - /absent/f${i}: {ensure: absent}  # ${'x'.repeat(60)}\n`).join('')}`)
+  return { small, large }
+}
+
 describe('the shipped command', () => {
   it('is the bundle the tests run, and prints the package version', async () => {
     expect(path.join(repo, pkg.bin.plait)).toBe(binary)
@@ -190,11 +202,8 @@ describe('the shipped command', () => {
     // A preloaded script reports, at exit, whether node:v8 was loaded and the young generation's size.
     const dir = tempDir('plait-bin-')
     const report = reporting(dir, "process.on('exit', () => { const loaded = process.moduleLoadList.includes('NativeModule v8'); const young = require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size; require('fs').writeSync(2, JSON.stringify([loaded, young]) + '\\n') })\n")
-    const small = path.join(dir, 'small.yaml')
-    fs.writeFileSync(small, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
-    // 4,000 files to keep absent, each with a long comment: well over heap.ts's 256 KiB
-    const large = path.join(dir, 'large.yaml')
-    fs.writeFileSync(large, `ccm:\n  resources:\n    - file:\n${Array.from({ length: 4000 }, (_, i) => `        - /absent/f${i}: {ensure: absent}  # ${'x'.repeat(60)}\n`).join('')}`)
+    // 4,000 files to keep absent: well over heap.ts's 256 KiB
+    const { small, large } = manifests(dir, 4000)
     expect(fs.statSync(large).size).toBeGreaterThan(256 * 1024)
     const [smallLoaded] = report(['plan', small, '--root', dir]) as unknown as [boolean, number]
     expect(smallLoaded).toBe(false)
@@ -212,11 +221,8 @@ describe('the shipped command', () => {
       expect(r.status, r.stderr).toBe(0)
       return r.stdout.split('\n').filter((l) => /Mark-Compact.*\btesting\b/.test(l)).length
     }
-    const small = path.join(dir, 'small.yaml')
-    fs.writeFileSync(small, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
-    // 7,000 files to keep absent, each with a long comment: over heap.ts's 512 KiB
-    const large = path.join(dir, 'large.yaml')
-    fs.writeFileSync(large, `ccm:\n  resources:\n    - file:\n${Array.from({ length: 7000 }, (_, i) => `        - /absent/f${i}: {ensure: absent}  # ${'x'.repeat(60)}\n`).join('')}`)
+    // 7,000 files to keep absent: over heap.ts's 512 KiB
+    const { small, large } = manifests(dir, 7000)
     expect(fs.statSync(large).size).toBeGreaterThan(512 * 1024)
     expect(forced(['plan', small, '--root', dir])).toBe(0)
     expect(forced(['plan', large, '--root', dir])).toBe(1)
