@@ -1,7 +1,8 @@
 // apt: the package Manager over apt-get, apt-cache and dpkg-query, run through the process runtime
-// (argv, never a shell; a complete environment; a timeout that kills the process group). One of
-// them runs at a time (the run's package lock). A run's states are one `dpkg-query -W` and one
-// `apt-cache policy` for all its packages. With a machine root other than `/` every command acts
+// (argv, never a shell; a complete environment; a timeout that kills the process group). Installs
+// and removals run one at a time (the run's package lock). A run's states are one `dpkg-query -W`
+// and one `apt-cache policy` for all its packages, side by side in one turn of the lock (both only
+// read: the status waits for the slower of the two, not for their sum). With a machine root other than `/` every command acts
 // below it (AptRoot: an APT_CONFIG file written in a private temp directory, dpkg's --root and
 // --log) and never on the host. apt is suitable when apt-get, apt-cache and dpkg-query are found.
 import * as E from 'fp-ts/lib/Either.js'
@@ -47,17 +48,21 @@ export const make = (o: Options): Manager => {
       if (bad !== undefined) return E.left(bad)
       const t = rootOf()
       if (E.isLeft(t)) return t
-      const dpkg = await run(DpkgStatus.query([first, ...rest], t.right?.root, statusTimeoutMs), 'dpkg-query', all)
+      // the queries only read: they run side by side (a name with an architecture needs dpkg's own too)
+      const queries = [
+        { command: DpkgStatus.query([first, ...rest], t.right?.root, statusTimeoutMs), op: 'dpkg-query', subject: all },
+        { command: AptPolicy.query([first, ...rest], t.right, statusTimeoutMs), op: 'apt-cache policy', subject: all },
+      ] as const
+      const archQuery = { command: { argv: ['dpkg', ...(t.right === undefined ? [] : [`--root=${t.right.root.path}`]), '--print-architecture'], environment: [], timeoutMs: statusTimeoutMs }, op: 'dpkg', subject: 'architecture' }
+      const [dpkg, policy, a] = names.some((n) => n.includes(':')) ? await run.together([...queries, archQuery]) : [...(await run.together(queries)), undefined]
       if (E.isLeft(dpkg)) return dpkg
       const statuses = DpkgStatus.parse(names, dpkg.right)
       if (E.isLeft(statuses)) return unreadable('dpkg-query', all, statuses.left)
-      const policy = await run(AptPolicy.query([first, ...rest], t.right, statusTimeoutMs), 'apt-cache policy', all)
       if (E.isLeft(policy)) return policy
       const policies = AptPolicy.parse(policy.right)
       if (E.isLeft(policies)) return unreadable('apt-cache policy', all, policies.left)
       let arch: string | undefined
-      if (names.some((n) => n.includes(':'))) {
-        const a = await run({ argv: ['dpkg', ...(t.right === undefined ? [] : [`--root=${t.right.root.path}`]), '--print-architecture'], environment: [], timeoutMs: statusTimeoutMs }, 'dpkg', 'architecture')
+      if (a !== undefined) {
         if (E.isLeft(a)) return a
         arch = a.right.stdout.trim()
       }

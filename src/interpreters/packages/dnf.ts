@@ -1,8 +1,8 @@
 // dnf: the package Manager over rpm and dnf, run through the process runtime (argv, never a
-// shell; a complete environment; a timeout that kills the process group). One of them runs at a
-// time (the run's package lock). A run's states are one `rpm -q` (installed NEVRAs) and one
-// `dnf repoquery --available --latest-limit 1` (the newest each could go to) for all its
-// packages. With a machine root other than `/` every command acts below it (DnfRoot: dnf's
+// shell; a complete environment; a timeout that kills the process group). Installs and removals
+// run one at a time (the run's package lock). A run's states are one `rpm -q` (installed NEVRAs)
+// and one `dnf repoquery --available --latest-limit 1` (the newest each could go to) for all its
+// packages, side by side in one turn of the lock (both only read). With a machine root other than `/` every command acts below it (DnfRoot: dnf's
 // --installroot with the root's repositories and configuration only, rpm's --root) and never on
 // the host. dnf is suitable when dnf and rpm are found.
 //
@@ -79,11 +79,14 @@ export const make = (o: Options): Manager => {
       }
       const t = rootOf()
       if (E.isLeft(t)) return t
-      const rpm = await run(RpmQuery.query([first, ...rest], t.right, statusTimeoutMs), 'rpm -q', all)
+      // the queries only read: they run side by side
+      const [rpm, repo] = await run.together([
+        { command: RpmQuery.query([first, ...rest], t.right, statusTimeoutMs), op: 'rpm -q', subject: all },
+        { command: RpmQuery.available([first, ...rest], t.right, statusTimeoutMs), op: 'dnf repoquery', subject: all },
+      ])
       if (E.isLeft(rpm)) return rpm
       const statuses = RpmQuery.parse(names, rpm.right)
       if (E.isLeft(statuses)) return unreadable('rpm -q', all, statuses.left)
-      const repo = await run(RpmQuery.available([first, ...rest], t.right, statusTimeoutMs), 'dnf repoquery', all)
       if (E.isLeft(repo)) return repo
       const available = RpmQuery.parseAvailable(names, repo.right)
       if (E.isLeft(available)) return unreadable('dnf repoquery', all, available.left)

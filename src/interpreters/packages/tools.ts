@@ -47,7 +47,7 @@ export const tail = (stderr: string, stdout: string, isError: (line: string) => 
   return shown === '' ? 'it printed nothing' : shown
 }
 
-/** The package lock of one manager: each command it runs waits for the one before it. */
+/** The package lock of one manager: each command it runs (or each set of queries run together) waits for the one before it. */
 export const serializer = (): (<A>(f: () => Promise<A>) => Promise<A>) => {
   let lock: Promise<unknown> = Promise.resolve()
   return <A>(f: () => Promise<A>): Promise<A> => {
@@ -87,14 +87,40 @@ export const privateFile = (prefix: string, name: string, text: string): string 
   return file
 }
 
-/** Runs a package command with `env` plus the command's own environment, under the manager's lock, with no input. */
-export const runner =
-  (processes: Processes.Processes, env: Readonly<Record<string, string>>, serially: ReturnType<typeof serializer>) =>
-  (c: Command, op: string, subject: string): ReturnType<Processes.Processes['run']> => {
+/** One of a manager's commands: what it runs, and the operation and subject a fault of it names. */
+export interface Query {
+  readonly command: Command
+  readonly op: string
+  readonly subject: string
+}
+
+/** How one command ended, or the fault of it. */
+type Ran = Awaited<ReturnType<Processes.Processes['run']>>
+
+/** A manager's commands, each with `env` plus the command's own environment and no input, under the manager's lock. */
+export interface Runner {
+  /** Runs one command, once the commands before it have ended. */
+  (c: Command, op: string, subject: string): Promise<Ran>
+  /**
+   * Runs queries that only read (what is installed, what is offered) side by side, in one turn of
+   * the lock: each starts at once, no install or removal runs while any of them does, and their
+   * results come in the order given. A status waits for its slowest query instead of their sum.
+   */
+  readonly together: <Q extends ReadonlyArray<Query>>(queries: readonly [...Q]) => Promise<{ readonly [K in keyof Q]: Ran }>
+}
+
+/** The runner of a manager's commands (see Runner). */
+export const runner = (processes: Processes.Processes, env: Readonly<Record<string, string>>, serially: ReturnType<typeof serializer>): Runner => {
+  const start = (c: Command, op: string, subject: string): Promise<Ran> => {
     const all: Record<string, string> = { ...env }
     for (const e of c.environment) all[e.slice(0, e.indexOf('='))] = e.slice(e.indexOf('=') + 1)
-    return serially(() => processes.run({ file: c.argv[0]!, args: c.argv.slice(1), env: all, input: '', timeoutMs: c.timeoutMs, subject, op, module: 'package' }))
+    return processes.run({ file: c.argv[0]!, args: c.argv.slice(1), env: all, input: '', timeoutMs: c.timeoutMs, subject, op, module: 'package' })
   }
+  const one = (c: Command, op: string, subject: string): Promise<Ran> => serially(() => start(c, op, subject))
+  const together = <Q extends ReadonlyArray<Query>>(queries: readonly [...Q]): Promise<{ readonly [K in keyof Q]: Ran }> =>
+    serially(() => Promise.all(queries.map((q) => start(q.command, q.op, q.subject)))) as Promise<{ readonly [K in keyof Q]: Ran }>
+  return Object.assign(one, { together })
+}
 
 /** A fault for a tool's output that does not read as the format it should have. */
 export const unreadable = (op: string, subject: string, e: Invalid.Invalid): E.Either<Fault.Fault, never> => E.left(Fault.make('ProtocolViolation', 'package', op, subject, Invalid.message(e)))
