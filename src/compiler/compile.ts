@@ -30,7 +30,7 @@ const firstSyntaxErrors = (file: string, ds: ReadonlyArray<Diagnostic.Diagnostic
         }),
       ]
 
-/** The facts and environ values a manifest read, each once, sorted, with a digest of what was there. */
+/** The facts and environ values a manifest read, each once, sorted, with a digest of what was there (worked out when first read). */
 export const readsOf = (reads: ReadonlyArray<Evaluate.Read>, inputs: Inputs): ReadonlyArray<Read> => {
   const out = new Map<string, Read>()
   for (const r of reads) {
@@ -38,8 +38,16 @@ export const readsOf = (reads: ReadonlyArray<Evaluate.Read>, inputs: Inputs): Re
     const path = r.path.map((seg) => seg.replaceAll('.', '\\.')).join('.')
     const key = `${r.root}:${path}`
     if (out.has(key)) continue
-    const value = valueAt(r.root === 'facts' ? inputs.facts : inputs.environ, r.path)
-    out.set(key, { root: r.root, path, sha256: Digest.sha256(Digest.canonical(value ?? null)) })
+    // the value as it is now, hashed when first asked: a plan shown to a person never asks (see manifestInput)
+    const canonical = Digest.canonical(valueAt(r.root === 'facts' ? inputs.facts : inputs.environ, r.path) ?? null)
+    let sha256: string | undefined
+    out.set(key, {
+      root: r.root,
+      path,
+      get sha256() {
+        return (sha256 ??= Digest.sha256(canonical))
+      },
+    })
   }
   return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)
 }

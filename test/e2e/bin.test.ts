@@ -196,6 +196,14 @@ describe('the shipped command', () => {
     const plan = loaded(['plan', path.join(dir, 'c.yaml'), '--root', dir])
     expect(plan).toContain('crypto')
     expect(plan.filter((m) => ['child_process', 'worker_threads', 'readline', 'fs/promises', 'net'].includes(m))).toEqual([])
+    // facts are gathered with node:os and node:fs: no file is hashed for them, and fs/promises (with readline and streams) is not loaded
+    fs.mkdirSync(path.join(dir, 'etc'), { recursive: true })
+    fs.writeFileSync(path.join(dir, 'etc', 'os-release'), 'ID=debian\nVERSION_ID="12"\n')
+    fs.writeFileSync(path.join(dir, '.dockerenv'), '')
+    fs.writeFileSync(path.join(dir, 'f.yaml'), "data:\n  x: a\nccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\nhierarchy:\n  order:\n    - os:${ lookup('facts.host.info.platformFamily') }\n")
+    const facts = loaded(['plan', path.join(dir, 'f.yaml'), '--root', dir])
+    expect(facts).toContain('os')
+    expect(facts.filter((m) => heavy.includes(m) && m !== 'os')).toEqual([])
   })
 
   it('keeps the young generation from growing once it reads a large manifest, and only then loads node:v8', () => {

@@ -5,7 +5,7 @@
 // directories given by the caller, refusing symlinks. A system fact that cannot be read is left
 // empty, as CCM leaves it; facts files and command-line facts that are wrong are errors.
 import * as FactsFiles from './factsFiles.js'
-import * as fs from 'node:fs/promises'
+import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as nodePath from 'node:path'
 import * as HostFile from './hostFile.js'
@@ -55,7 +55,10 @@ const liveStatfs = async (path: string): Promise<StatFs | undefined> => {
     timer = setTimeout(() => resolve(undefined), statfsTimeoutMs)
   })
   try {
-    return await Promise.race([fs.statfs(path).then((s) => ({ bsize: s.bsize, blocks: s.blocks, bfree: s.bfree, bavail: s.bavail, files: s.files, ffree: s.ffree })), timeout])
+    const statfs = new Promise<StatFs | undefined>((resolve) =>
+      fs.statfs(path, (e, s) => resolve(e === null ? { bsize: s.bsize, blocks: s.blocks, bfree: s.bfree, bavail: s.bavail, files: s.files, ffree: s.ffree } : undefined)),
+    )
+    return await Promise.race([statfs, timeout])
   } catch {
     return undefined
   } finally {
@@ -84,22 +87,30 @@ export const liveHost: Host = Object.freeze({
 
 const utf8 = new TextDecoder('utf-8')
 
-/** Reads a machine file, following symlinks inside the machine (as a chroot would); undefined when unreadable. */
+/**
+ * Reads a machine file, following symlinks inside the machine (as a chroot would); undefined when
+ * unreadable. A regular file is read at once (readFile never follows a symlink); only a path it
+ * cannot read is probed, to find a symlink's target, so no file is hashed for a fact (a probe of a
+ * file hashes it, and would load node:crypto into every plan that reads facts).
+ */
 export const readMachineFile = async (machine: Machine, path: string, hops = 16): Promise<string | undefined> => {
   let p = path
   for (let i = 0; i <= hops; i++) {
-    const probe = await machine.probe(p)()
-    if (E.isLeft(probe)) return undefined
-    const r = probe.right
-    if (r._tag === 'Symlink') {
-      p = machinePath(r.target.startsWith('/') ? r.target : `${p.slice(0, p.lastIndexOf('/'))}/${r.target}`)
-      continue
-    }
-    if (r._tag !== 'File') return undefined
     const bytes = await machine.readFile(p)()
-    return E.isRight(bytes) ? utf8.decode(bytes.right) : undefined
+    if (E.isRight(bytes)) return utf8.decode(bytes.right)
+    const probe = await machine.probe(p)()
+    if (E.isLeft(probe) || probe.right._tag !== 'Symlink') return undefined
+    const target = probe.right.target
+    p = machinePath(target.startsWith('/') ? target : `${p.slice(0, p.lastIndexOf('/'))}/${target}`)
   }
   return undefined
+}
+
+/** Whether anything is at a machine path (read, or probed when it is not a regular file: nothing is hashed). */
+const machineHas = async (machine: Machine, path: string): Promise<boolean> => {
+  if (E.isRight(await machine.readFile(path)())) return true
+  const probe = await machine.probe(path)()
+  return E.isRight(probe) && probe.right._tag !== 'Absent'
 }
 
 // A clean machine path from any absolute path ("." and ".." resolved, ".." stopping at "/").
@@ -121,22 +132,11 @@ const readHostFile = async (host: Host, path: string): Promise<string | undefine
   }
 }
 
-const hostExists = async (host: Host, path: string): Promise<boolean> => {
-  try {
-    await fs.stat(nodePath.join(host.dir, path))
-    return true
-  } catch {
-    return false
-  }
-}
+// node:fs's callbacks, not node:fs/promises: that module (and the readline and stream modules it
+// loads) costs some 3 ms of the start of every plan that reads facts.
+const hostExists = (host: Host, path: string): Promise<boolean> => new Promise((resolve) => fs.stat(nodePath.join(host.dir, path), (e) => resolve(e === null)))
 
-const hostNames = async (host: Host, path: string): Promise<ReadonlyArray<string>> => {
-  try {
-    return await fs.readdir(nodePath.join(host.dir, path))
-  } catch {
-    return []
-  }
-}
+const hostNames = (host: Host, path: string): Promise<ReadonlyArray<string>> => new Promise((resolve) => fs.readdir(nodePath.join(host.dir, path), (e, names) => resolve(e === null ? names : [])))
 
 const firstLine = (t: string | undefined): string | undefined => t?.split('\n')[0]?.trim()
 
@@ -169,7 +169,7 @@ const hostInfo = async (machine: Machine, host: Host): Promise<Facts.Facts> => {
     readHostFile(host, 'proc/uptime'),
     readHostFile(host, 'proc/stat'),
   ])
-  const dockerenv = await machine.probe('/.dockerenv')()
+  const dockerenv = await machineHas(machine, '/.dockerenv')
   const virt = Platform.virtualization({
     xen: await hostExists(host, 'proc/xen'),
     ...(xenCapabilities !== undefined ? { xenCapabilities } : {}),
@@ -180,7 +180,7 @@ const hostInfo = async (machine: Machine, host: Host): Promise<Facts.Facts> => {
     ...(selfStatus !== undefined ? { selfStatus } : {}),
     ...(selfCgroup !== undefined ? { selfCgroup } : {}),
     osId: Platform.osRelease(release['os-release']).id,
-    dockerenv: E.isRight(dockerenv) && dockerenv.right._tag !== 'Absent',
+    dockerenv,
   })
   const procs = (await hostNames(host, 'proc')).filter((n) => /^[0-9]+$/.test(n)).length
   return {

@@ -1,7 +1,7 @@
 // factsFiles: reads the facts files of plait's configuration directories (facts.json,
 // facts.yaml, facts.d/*) and `--facts FILE`. A symlink or a non-file in a configuration directory
 // is refused; every problem is reported, with the file's path.
-import * as fs from 'node:fs/promises'
+import * as fs from 'node:fs'
 import * as nodePath from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import * as Diagnostic from '../../core/Diagnostic.js'
@@ -10,6 +10,11 @@ import * as FactsFile from '../../facts/FactsFile.js'
 import * as Errno from '../Errno.js'
 import * as HostFile from './hostFile.js'
 import * as Append from '../../core/Append.js'
+
+// node:fs's callbacks, not node:fs/promises: that module (and the readline and stream modules it
+// loads) would cost some 3 ms of the start of every plan that reads facts.
+const lstat = (path: string): Promise<fs.Stats> => new Promise((resolve, reject) => fs.lstat(path, (e, st) => (e === null ? resolve(st) : reject(e))))
+const readdir = (path: string): Promise<string[]> => new Promise((resolve, reject) => fs.readdir(path, (e, names) => (e === null ? resolve(names) : reject(e))))
 
 /** The configuration directories facts files are read from, lowest precedence first: /etc/plait, then the user's. */
 export const defaultDirs = (env: Readonly<Record<string, string | undefined>>): ReadonlyArray<string> => {
@@ -42,9 +47,9 @@ const refuseSymlink = (path: string): ReadonlyArray<Diagnostic.Diagnostic> =>
 
 // One facts file of a configuration directory: absent is no facts; a symlink or a non-file is refused.
 const configFile = async (path: string, format: FactsFile.Format): Promise<Read | undefined> => {
-  let st: import('node:fs').Stats
+  let st: fs.Stats
   try {
-    st = await fs.lstat(path)
+    st = await lstat(path)
   } catch (e) {
     const code = Errno.codeOf(e)
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
@@ -60,9 +65,9 @@ const configFile = async (path: string, format: FactsFile.Format): Promise<Read 
 const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b))
 
 const factsDir = async (dir: string): Promise<ReadonlyArray<Read>> => {
-  let st: import('node:fs').Stats
+  let st: fs.Stats
   try {
-    st = await fs.lstat(dir)
+    st = await lstat(dir)
   } catch (e) {
     const code = Errno.codeOf(e)
     return code === 'ENOENT' || code === 'ENOTDIR' ? [] : [E.left(io(`cannot read facts directory ${dir}: ${Errno.describe(code)}`))]
@@ -71,7 +76,7 @@ const factsDir = async (dir: string): Promise<ReadonlyArray<Read>> => {
   if (!st.isDirectory()) return [E.left(io(`${dir} is not a directory`))]
   let names: string[]
   try {
-    names = (await fs.readdir(dir)).sort(byteOrder)
+    names = (await readdir(dir)).sort(byteOrder)
   } catch (e) {
     return [E.left(io(`cannot read facts directory ${dir}: ${Errno.describe(Errno.codeOf(e))}`))]
   }
@@ -79,9 +84,9 @@ const factsDir = async (dir: string): Promise<ReadonlyArray<Read>> => {
   for (const name of names) {
     const format = FactsFile.formatOf(name)
     const path = nodePath.join(dir, name)
-    let entry: import('node:fs').Stats
+    let entry: fs.Stats
     try {
-      entry = await fs.lstat(path)
+      entry = await lstat(path)
     } catch (e) {
       out.push(E.left(io(`cannot read facts file ${path}: ${Errno.describe(Errno.codeOf(e))}`)))
       continue
