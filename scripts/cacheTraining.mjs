@@ -2,7 +2,10 @@
 // V8 caches what a run compiled, and a start that needs a function the run did not compile parses
 // and compiles it on the spot. So the run is an apply of a manifest that goes the ways people's
 // manifests and machines go: block maps and one-line flow maps and lists, defaults, quoted and
-// literal contents, templates, a source file; files unchanged (their directory listed), changed
+// literal contents, templates, a source file, a data hierarchy that reads the machine's facts (CCM's
+// way of varying data by host: without it in the cache, gathering facts compiled some 70 KB of
+// code at every such plan, about 17 ms; the cache is 10% larger for it, some 0.8 ms of every start);
+// files unchanged (their directory listed), changed
 // (a diff), created, removed and already absent, a directory made. An apply plans first, so the
 // cache holds the plan path and the executor's (journal, steps, generations, verification). A plan
 // of the same manifest makes `plait plan`'s own cache: the plan path without the executor, which V8
@@ -37,6 +40,12 @@ export const prepare = (dir, command = 'apply') => {
 data:
   app: hello
   port: 8080
+hierarchy:
+  order:
+    - os:\${ lookup('facts.host.info.platformFamily') }
+overrides:
+  os:debian:
+    port: 8081
 ccm:
   resources:
     - file:
