@@ -184,9 +184,12 @@ const progress = (s) => process.stderr.write(`  · ${s}\n`)
 // ---------------------------------------------------------------- start-up
 
 /**
- * `node -e 0`, `plait --version` and the plan of an empty manifest (one file to keep absent, below
- * an empty root), interleaved, as a user runs them (no preload), --startup-runs rounds after one
- * untimed round. Where NODE_EXTRA_CA_CERTS is set, the same three again without it in each round.
+ * `node -e 0`, `plait --version`, the plan of an empty manifest (one file to keep absent, below an
+ * empty root) and the same plan with a data hierarchy that reads a fact (CCM's way of varying data
+ * by host: the facts are gathered, from the root's /etc and the host's /proc and /sys), interleaved,
+ * as a user runs them (no preload), --startup-runs rounds after one untimed round. Where
+ * NODE_EXTRA_CA_CERTS is set, the same again without it in each round. The facts plan has no goal
+ * of its own; it shows what gathering facts adds to a start.
  */
 async function benchStartup() {
   const runs = Number(argv['startup-runs'])
@@ -194,6 +197,8 @@ async function benchStartup() {
   const dir = mkdtempSync(join(work, 'startup-'))
   const manifest = join(dir, 'empty.yaml')
   writeFileSync(manifest, 'ccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\n')
+  const withFacts = join(dir, 'facts.yaml')
+  writeFileSync(withFacts, "data:\n  motd: hello\nccm:\n  resources:\n    - file:\n        - /absent: {ensure: absent}\nhierarchy:\n  order:\n    - os:${ lookup('facts.host.info.platformFamily') }\noverrides:\n  os:debian:\n    motd: hi\n")
   mkdirSync(join(dir, 'root'))
   const root = realpathSync(join(dir, 'root'))
   const emptyRe = /Plan: 0 to create, 0 to change, 0 to delete, 1 unchanged/
@@ -201,6 +206,7 @@ async function benchStartup() {
     ['node', 'node -e 0 (Node start-up)', ['-e', '0']],
     ['version', 'plait --version (start-up + modules)', [plait, '--version']],
     ['planEmpty', 'plan, empty manifest (start-up + a run)', [plait, 'plan', manifest, '--root', root]],
+    ['planFacts', 'plan, the same with a hierarchy reading facts', [plait, 'plan', withFacts, '--root', root]],
   ]
   const envs = extraCerts ? [['', process.env, ''], ['Clean', cleanEnv, ', without NODE_EXTRA_CA_CERTS']] : [['', process.env, '']]
   const s = Object.fromEntries(envs.flatMap(([suffix, , label]) => commands.map(([key, what]) => [key + suffix, new Series(what + label)])))
@@ -209,7 +215,7 @@ async function benchStartup() {
     for (const [suffix, env] of envs) {
       for (const [key, , args] of commands) {
         const r = await timed(process.execPath, args, { hook: false, env })
-        if (key === 'planEmpty') expectSummary(r, 'plan (empty manifest)', emptyRe)
+        if (key === 'planEmpty' || key === 'planFacts') expectSummary(r, key === 'planEmpty' ? 'plan (empty manifest)' : 'plan (facts)', emptyRe)
         if (i > 0) s[key + suffix].add(r)
       }
     }
@@ -219,6 +225,7 @@ async function benchStartup() {
     node: round(s[`node${suffix}`].median),
     versionOverNode: round2(s[`version${suffix}`].median / s[`node${suffix}`].median),
     emptyPlanOverNode: round2(s[`planEmpty${suffix}`].median / s[`node${suffix}`].median),
+    factsPlanOverNode: round2(s[`planFacts${suffix}`].median / s[`node${suffix}`].median),
   })
   return {
     runs,
@@ -558,11 +565,12 @@ async function main() {
     const ss = startup._series
     out.push('')
     out.push(`Start-up: ${startup.runs} interleaved rounds, each command as a user runs it (no preload)`)
-    out.push(table([ss.node, ss.version, ss.planEmpty, ...(extraCerts ? [ss.nodeClean, ss.versionClean, ss.planEmptyClean] : [])]))
+    out.push(table([ss.node, ss.version, ss.planEmpty, ss.planFacts, ...(extraCerts ? [ss.nodeClean, ss.versionClean, ss.planEmptyClean, ss.planFactsClean] : [])]))
     // the two ratios of one environment, their labels padded to `width` after `indent`
     const ratioLines = (r, indent, width) => [
       `${indent}${'plait --version / node -e 0:'.padEnd(width)}${r.versionOverNode.toFixed(2)}x  (${met(r.versionOverNode)})`,
       `${indent}${'plan of an empty manifest / node -e 0:'.padEnd(width)}${r.emptyPlanOverNode.toFixed(2)}x  (${met(r.emptyPlanOverNode)})`,
+      `${indent}${'the same reading facts / node -e 0:'.padEnd(width)}${r.factsPlanOverNode.toFixed(2)}x  (no goal: what gathering facts adds)`,
     ]
     out.push(...ratioLines(startup, '  ', 43))
     const c = startup.withoutExtraCerts
