@@ -18,6 +18,23 @@ export const Observed = t.type({ summary: t.string, digest: t.string })
 export type Observed = t.TypeOf<typeof Observed>
 
 /**
+ * An observed record whose digest is worked out when first read, then kept: showing a plan to a
+ * person reads no digest, and a plan that hashes nothing else need not load node:crypto for it
+ * (some 8 ms of a start). Saving, applying or comparing a plan reads it. The getter is the
+ * record's own and enumerable, so a copy, a comparison and JSON see a plain string; `digest` must
+ * read values that do not change (a status, frozen or never written again).
+ */
+export const observedLazily = (summary: string, digest: () => string): Observed => {
+  let made: string | undefined
+  return {
+    summary,
+    get digest() {
+      return (made ??= digest())
+    },
+  }
+}
+
+/**
  * Whether a plan's recorded digest (`recorded`) and one observed now (`clear`) say the same. A
  * resource that carries a sensitive value records its digests keyed by the host's key
  * (planfile/Keyed.ts), so that they give nothing to guess the value from; apply compares those

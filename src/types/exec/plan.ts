@@ -14,6 +14,7 @@ import type * as Step from './Step.js'
 import type { ExecResourcePlan } from './ResourcePlan.js'
 import type { ExecSpec, Provider } from './Spec.js'
 import * as ShellWords from './ShellWords.js'
+import * as Plan from '../../core/Plan.js'
 import * as Position from '../../core/Position.js'
 
 // model
@@ -110,7 +111,7 @@ export const plan = (spec: ExecSpec, s: ExecStatus, subscription: Subscription =
     return {
       ...head,
       action: 'run',
-      observed: { summary: Deferred.describeExec(spec.deferred), digest: Digest.ofValue(s) },
+      observed: Plan.observedLazily(Deferred.describeExec(spec.deferred), () => Digest.ofValue(s)),
       steps: [],
       deferred: { ...spec.deferred, refreshOnly: spec.refreshOnly, base: { ...stepOf(spec, 'worked out at its turn'), ...subscribe } },
     }
@@ -136,14 +137,14 @@ export const headOf = (spec: ExecSpec) => ({
 export const planStep = (head: ReturnType<typeof headOf>, step: Step.ExecRun, refreshOnly: boolean, s: ExecStatus, subscription: Subscription): ExecResourcePlan => {
   const d = decideStep(step.guards, refreshOnly, s)
   const subscribe = subscription.ids.length > 0 ? { subscribe: [...subscription.ids] } : {}
-  const digest = Digest.ofValue(s)
-  if (d._tag === 'Run') return { ...head, action: 'run', observed: { summary: `would run: ${d.reason}`, digest }, steps: [{ ...step, reason: d.reason, ...subscribe }] }
+  const digest = (): string => Digest.ofValue(s)
+  if (d._tag === 'Run') return { ...head, action: 'run', observed: Plan.observedLazily(`would run: ${d.reason}`, digest), steps: [{ ...step, reason: d.reason, ...subscribe }] }
   if (subscription.changing.length > 0) {
     const when = `${subscription.changing.join(' or ')} change${subscription.changing.length === 1 ? 's' : ''}`
     return {
       ...head,
       action: 'run',
-      observed: { summary: `would run if ${when} (a subscribe refresh); otherwise skipped: ${d.reason}`, digest },
+      observed: Plan.observedLazily(`would run if ${when} (a subscribe refresh); otherwise skipped: ${d.reason}`, digest),
       steps: [{ ...step, reason: `refresh: ${when}`, ...subscribe, when: [...subscription.changing], noop: 'Would have executed via subscribe' }],
       // Not refreshed after all: its guards are asked again, as for any command they skipped.
       ...(refreshOnly ? {} : { recheck: { ...step, reason: `its guards' answer changed since the plan (then: ${d.reason})`, ...subscribe } }),
@@ -151,7 +152,7 @@ export const planStep = (head: ReturnType<typeof headOf>, step: Step.ExecRun, re
   }
   // Skipped by creates or a guard: apply asks them again at its turn, and runs it if they changed their answer.
   const recheck = refreshOnly ? {} : { recheck: { ...step, reason: `its guards' answer changed since the plan (then: ${d.reason})`, ...subscribe } }
-  return { ...head, action: 'none', observed: { summary: `skipped: ${d.reason}`, digest }, steps: [], ...recheck }
+  return { ...head, action: 'none', observed: Plan.observedLazily(`skipped: ${d.reason}`, digest), steps: [], ...recheck }
 }
 
 /** Why the command should not run now, by its guards' answers (undefined: it runs). */

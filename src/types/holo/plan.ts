@@ -7,7 +7,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as Position from '../../core/Position.js'
 import * as Observed from './Observed.js'
 import type { HoloResourcePlan } from './ResourcePlan.js'
-import type * as Plan from '../../core/Plan.js'
+import * as Plan from '../../core/Plan.js'
 import type { HoloSpec, Selector } from './Spec.js'
 import * as Step from './Step.js'
 
@@ -19,7 +19,7 @@ export const stepsOf = (s: Selector, o: Observed.Observed): E.Either<string, { r
   const taken = Observed.select(s, o.entities)
   if (s._tag === 'Entity' && taken.length === 0) return E.left(`no configured Holo plugin reports the entity ${s.id} (${configured(o)})`)
   const seen = { plugins: o.plugins, entities: taken }
-  return E.right({ steps: taken.filter((e) => !Observed.converged(e)).map(Step.make), observed: { summary: Observed.summary(seen), digest: Observed.digest(seen) } })
+  return E.right({ steps: taken.filter((e) => !Observed.converged(e)).map(Step.make), observed: Plan.observedLazily(Observed.summary(seen), () => Observed.digest(seen)) })
 }
 
 /** True for a machine path of Holo's configuration, resources or state (an earlier resource that writes one feeds the plugins' scans). */

@@ -13,6 +13,7 @@ import type { PackageDesired, PackageResourcePlan } from './ResourcePlan.js'
 import * as Step from './Step.js'
 import type { PackageSpec } from './Spec.js'
 import * as Spec from './Spec.js'
+import * as Plan from '../../core/Plan.js'
 import * as Position from '../../core/Position.js'
 
 /** The version order of the provider that answered: Debian's for apt, rpm's for dnf (a version without a release matches any release). */
@@ -34,7 +35,7 @@ export const plan = (spec: PackageSpec, o: Observed.Observed): E.Either<string, 
     name: spec.name,
     at: Position.render(spec.at),
     action: step === undefined ? 'none' : step._tag === 'package.install' ? 'create' : step._tag === 'package.remove' ? 'delete' : 'update',
-    observed: { summary: Observed.summary(o), digest: Observed.digest(o, spec.ensure) },
+    observed: Plan.observedLazily(Observed.summary(o), () => Observed.digest(o, spec.ensure)),
     desired: { ensure: spec.ensure, provider: spec.provider },
     steps: step === undefined ? [] : [step],
   })

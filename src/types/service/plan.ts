@@ -12,6 +12,7 @@ import type { ServiceDesired, ServiceResourcePlan } from './ResourcePlan.js'
 import * as Status from './Status.js'
 import type { ServiceStep } from './Step.js'
 import type { ServiceSpec } from './Spec.js'
+import * as Plan from '../../core/Plan.js'
 import * as Position from '../../core/Position.js'
 
 // model
@@ -78,7 +79,7 @@ export const plan = (spec: ServiceSpec, s: Status.Status, subscription: Subscrip
     name: spec.name,
     at: Position.render(spec.at),
     action: steps.right.length > 0 ? 'update' : 'none',
-    observed: { summary: Status.summary(s), digest: Status.digest(s) },
+    observed: Plan.observedLazily(Status.summary(s), () => Status.digest(s)),
     desired,
     steps: [...steps.right],
     ...(subscription.ids.length > 0 ? { subscribe: [...subscription.ids] } : {}),

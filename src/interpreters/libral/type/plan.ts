@@ -40,7 +40,7 @@ export const plan = (spec: LibralSpec, found: Resource.Found): LibralResourcePla
     at: Position.render(spec.at),
     action: actionOf(found, changes),
     desired: desiredOf(spec.attrs),
-    observed: { summary: Resource.summary(found), digest: Resource.digest(found) },
+    observed: Plan.observedLazily(Resource.summary(found), () => Resource.digest(found)),
     steps: step === undefined ? [] : [step],
   }
 }
