@@ -2,9 +2,10 @@
 // (argv, never a shell; a complete environment; a timeout that kills the process group). Installs
 // and removals run one at a time (the run's package lock). A run's states are one `dpkg-query -W`
 // and one `apt-cache policy` for all its packages, side by side in one turn of the lock (both only
-// read: the status waits for the slower of the two, not for their sum). With a machine root other than `/` every command acts
-// below it (AptRoot: an APT_CONFIG file written in a private temp directory, dpkg's --root and
-// --log) and never on the host. apt is suitable when apt-get, apt-cache and dpkg-query are found.
+// read: the status waits for the slower of the two, not for their sum). With a machine root other
+// than `/` every command acts below it (AptRoot: an APT_CONFIG file written in a private temp
+// directory, dpkg's --root and --log) and never on the host. apt is suitable when apt-get,
+// apt-cache and dpkg-query are found.
 import * as E from 'fp-ts/lib/Either.js'
 import * as Fault from '../../core/Fault.js'
 import * as AptPolicy from '../../types/package/AptPolicy.js'

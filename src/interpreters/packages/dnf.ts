@@ -2,9 +2,10 @@
 // shell; a complete environment; a timeout that kills the process group). Installs and removals
 // run one at a time (the run's package lock). A run's states are one `rpm -q` (installed NEVRAs)
 // and one `dnf repoquery --available --latest-limit 1` (the newest each could go to) for all its
-// packages, side by side in one turn of the lock (both only read). With a machine root other than `/` every command acts below it (DnfRoot: dnf's
-// --installroot with the root's repositories and configuration only, rpm's --root) and never on
-// the host. dnf is suitable when dnf and rpm are found.
+// packages, side by side in one turn of the lock (both only read). With a machine root other than
+// `/` every command acts below it (DnfRoot: dnf's --installroot with the root's repositories and
+// configuration only, rpm's --root) and never on the host. dnf is suitable when dnf and rpm are
+// found.
 //
 // Debian's rpm (and the dnf over it) finds its database with the macro `%(bash -c 'echo
 // ~/.rpmdb')`: both run with the same HOME (this process's, else the user's), and with SHLVL=1,
