@@ -16,6 +16,7 @@ import type { AnyType } from '../types/ResourceType.js'
 import type { Catalog, Links as CatalogLinks, Read, Resource } from './Catalog.js'
 import * as References from './References.js'
 import * as Append from '../core/Append.js'
+import { once } from '../core/Memo.js'
 
 /** How many syntax errors are shown: after the first few, a YAML parser's errors are mostly echoes of them. */
 export const syntaxErrorLimit = 3
@@ -40,12 +41,12 @@ export const readsOf = (reads: ReadonlyArray<Evaluate.Read>, inputs: Inputs): Re
     if (out.has(key)) continue
     // the value as it is now, hashed when first asked: a plan shown to a person never asks (see manifestInput)
     const canonical = Digest.canonical(valueAt(r.root === 'facts' ? inputs.facts : inputs.environ, r.path) ?? null)
-    let sha256: string | undefined
+    const sha256 = once(() => Digest.sha256(canonical))
     out.set(key, {
       root: r.root,
       path,
       get sha256() {
-        return (sha256 ??= Digest.sha256(canonical))
+        return sha256()
       },
     })
   }

@@ -4,6 +4,7 @@
 // `resources` keep manifest order; a resource's `action` is derived from its steps; `hash` is the
 // sha256 of the canonical JSON of the plan without `hash` (owned by src/planfile).
 import * as t from 'io-ts'
+import { once } from './Memo.js'
 
 // model
 
@@ -25,11 +26,11 @@ export type Observed = t.TypeOf<typeof Observed>
  * read values that do not change (a status, frozen or never written again).
  */
 export const observedLazily = (summary: string, digest: () => string): Observed => {
-  let made: string | undefined
+  const made = once(digest)
   return {
     summary,
     get digest() {
-      return (made ??= digest())
+      return made()
     },
   }
 }

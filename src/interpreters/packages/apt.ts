@@ -50,24 +50,21 @@ export const make = (o: Options): Manager => {
       const t = rootOf()
       if (E.isLeft(t)) return t
       // the queries only read: they run side by side (a name with an architecture needs dpkg's own too)
-      const queries = [
+      const arch = { command: { argv: ['dpkg', ...(t.right === undefined ? [] : [`--root=${t.right.root.path}`]), '--print-architecture'], environment: [], timeoutMs: statusTimeoutMs }, op: 'dpkg', subject: 'architecture' }
+      const [dpkg, policy, a] = await run.together([
         { command: DpkgStatus.query([first, ...rest], t.right?.root, statusTimeoutMs), op: 'dpkg-query', subject: all },
         { command: AptPolicy.query([first, ...rest], t.right, statusTimeoutMs), op: 'apt-cache policy', subject: all },
-      ] as const
-      const archQuery = { command: { argv: ['dpkg', ...(t.right === undefined ? [] : [`--root=${t.right.root.path}`]), '--print-architecture'], environment: [], timeoutMs: statusTimeoutMs }, op: 'dpkg', subject: 'architecture' }
-      const [dpkg, policy, a] = names.some((n) => n.includes(':')) ? await run.together([...queries, archQuery]) : [...(await run.together(queries)), undefined]
+        ...(names.some((n) => n.includes(':')) ? [arch] : []),
+      ])
       if (E.isLeft(dpkg)) return dpkg
       const statuses = DpkgStatus.parse(names, dpkg.right)
       if (E.isLeft(statuses)) return unreadable('dpkg-query', all, statuses.left)
       if (E.isLeft(policy)) return policy
       const policies = AptPolicy.parse(policy.right)
       if (E.isLeft(policies)) return unreadable('apt-cache policy', all, policies.left)
-      let arch: string | undefined
-      if (a !== undefined) {
-        if (E.isLeft(a)) return a
-        arch = a.right.stdout.trim()
-      }
-      return E.right(names.map((n) => Observed.ofApt(statuses.right.get(n)!, AptPolicy.lookup(policies.right, n, arch))))
+      if (a !== undefined && E.isLeft(a)) return a
+      const architecture = a?.right.stdout.trim()
+      return E.right(names.map((n) => Observed.ofApt(statuses.right.get(n)!, AptPolicy.lookup(policies.right, n, architecture))))
     },
     act: async (op: Operation) => {
       const verb = op._tag === 'Remove' ? 'remove' : 'install'
