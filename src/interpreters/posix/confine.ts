@@ -7,9 +7,10 @@
 // /proc/self/fd/N/name happens in that very directory, whatever its path has become). A symlink
 // met on the way is followed only when it stays inside the root (relative targets from where it
 // is, absolute targets as host paths that must lie below the root); `..` never climbs above the
-// root. The operation then acts on `/proc/self/fd/N/name`, N being the final directory's handle:
-// a swap of any directory above it, before or during the step, changes nothing. The final
-// component is never followed. No resolution outlives the operation that made it (the handles are
+// root. The operation then acts on `/proc/self/fd/N/name`, N being the final directory's handle
+// (or, in a batch's look at one directory, on `./name` with the working directory moved into that
+// handle: workdir.ts): a swap of any directory above it, before or during the step, changes
+// nothing. The final component is never followed. No resolution outlives the operation that made it (the handles are
 // closed when it settles) unless a batch of observations or a hold (one apply batch) keeps parent
 // handles for their duration. With root "/" there is nothing to escape, and host paths are used.
 import { constants, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs'
@@ -19,6 +20,7 @@ import * as Append from '../../core/Append.js'
 import * as Errno from '../Errno.js'
 import * as PosixPath from '../../core/PosixPath.js'
 import { closeAll, keeper, type Handle, type Keeper } from './handles.js'
+import * as Workdir from './workdir.js'
 
 // model
 
@@ -68,9 +70,11 @@ export interface Confinement {
 export interface Batch {
   readonly atSync: <A>(op: string, path: string, body: (place: Place) => A) => A
   /**
-   * Runs `body` with the host path of the directory at machine path `dir` (a clean path): the
-   * /proc path of the handle the batch holds for it when confined, valid only while `body` runs.
-   * An entry of the directory is that path joined with its name (PosixPath.join), reached as
+   * Runs `body` (synchronous: it must not keep the path for later) with the host path of the
+   * directory at machine path `dir` (a clean path), valid only while `body` runs. Confined, that
+   * is "." with the process's working directory moved into the handle the batch holds for the
+   * directory (workdir.ts), else that handle's /proc path where the working directory cannot be
+   * lent. An entry of the directory is that path joined with its name (PosixPath.join), reached as
    * atSync's `entry` is. Throws, before `body` runs, what atSync would throw for `subject`, a
    * path in `dir` (an Escape fault names it).
    */
@@ -300,6 +304,8 @@ const confined = (hostRoot: string): Confinement => {
           h.put(e)
         }
       }
+      // the working directory, lent to inDirectory's bodies (workdir.ts)
+      const loan = Workdir.lend(batchHandlePath)
       return {
         atSync: <A>(op: string, path: string, body: (place: Place) => A): A => {
           validate(op, path)
@@ -309,9 +315,20 @@ const confined = (hostRoot: string): Confinement => {
         },
         inDirectory: <A>(op: string, subject: string, dir: string, body: (host: string) => A): A => {
           validate(op, subject)
-          return within(op, subject, dir, body)
+          const e = h.take(op, subject, dir)
+          try {
+            if (!loan.enter(e.h.fd)) return body(batchHandlePath(e.h.fd))
+            try {
+              return body('.')
+            } finally {
+              loan.leave()
+            }
+          } finally {
+            h.put(e)
+          }
         },
         close: () => {
+          loan.close()
           if (shared === undefined) h.end()
         },
       }

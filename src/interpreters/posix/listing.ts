@@ -34,9 +34,10 @@ export interface Listing {
 }
 
 /**
- * One listing of the directory at host path `host` (a handle's /proc path); undefined where `asked`
- * entries of it do not pay for a listing, or it fails (the caller then lstats each). A name that
- * does not decode cleanly is left out of `files`: a lossy decoding may stand for entries of other kinds.
+ * One listing of the directory at host path `host` (a handle's /proc path, or "." inside it);
+ * undefined where `asked` entries of it do not pay for a listing, or it fails (the caller then
+ * lstats each). A name that does not decode cleanly is left out of `files`: a lossy decoding may
+ * stand for entries of other kinds.
  */
 export const list = (host: string, asked: number): Listing | undefined => {
   if (asked < minimumAsked) return undefined
