@@ -17,7 +17,10 @@ import * as Append from '../core/Append.js'
  */
 export interface Scope {
   readonly env: Evaluate.Env
+  /** The distinct values read (root and path), in the order first read. */
   readonly reads: Evaluate.Read[]
+  /** A key of each of `reads`: ten thousand values that read `Data.service` keep one read, not ten thousand. */
+  readonly readKeys: Set<string>
   /** The relative paths `readFile`, `file` and `template` read, in the order read. */
   readonly files: string[]
   /** Whether `now()` was called. */
@@ -27,13 +30,32 @@ export interface Scope {
 /** Adds what one evaluation read to a scope's log. */
 export const record = (scope: Scope, reads: Evaluate.Reads): void => {
   // loops, not push(...xs): a rendered value records here, most with one read and no file
-  for (let i = 0; i < reads.values.length; i++) scope.reads.push(reads.values[i]!)
+  for (let i = 0; i < reads.values.length; i++) {
+    const r = reads.values[i]!
+    const key = readKey(r)
+    if (scope.readKeys.has(key)) continue
+    scope.readKeys.add(key)
+    scope.reads.push(r)
+  }
   for (let i = 0; i < reads.files.length; i++) scope.files.push(reads.files[i]!)
   if (reads.clock) scope.clock.read = true
 }
 
+/**
+ * One string for a read's root and path, telling every two apart: a path of one segment (the
+ * common `Data.x`) is the segment after a "1", any other its JSON (which starts with "["), so that
+ * the whole root (`[]`), a key "" (`[""]`) and keys holding any character are never taken for
+ * each other.
+ */
+const readKey = (r: Evaluate.Read): string => (r.path.length === 1 ? `${r.root}\u00001${r.path[0]}` : `${r.root}\u0000${JSON.stringify(r.path)}`)
+
 /** A scope over an environment, with an empty log. */
-export const scopeOf = (env: Evaluate.Env, reads: Evaluate.Read[] = []): Scope => ({ env, reads, files: [], clock: { read: false } })
+export const scopeOf = (env: Evaluate.Env, reads: ReadonlyArray<Evaluate.Read> = []): Scope => {
+  const scope: Scope = { env, reads: [], readKeys: new Set(), files: [], clock: { read: false } }
+  record(scope, { values: reads, files: [], clock: false })
+  return scope
+}
+
 
 // model
 

@@ -154,3 +154,33 @@ describe("the manifest's digest", () => {
     expect(JSON.parse(JSON.stringify(catalog.manifest))).toEqual({ file: 'm.yaml', sha256: want })
   })
 })
+
+describe('what rendering records as read', () => {
+  const read = fc.record({ root: fc.constantFrom<'facts' | 'data' | 'environ'>('facts', 'data', 'environ'), path: fc.array(fc.constantFrom('a', 'b', 'a.b', '', '\u0000', '["a"]', '1a'), { maxLength: 3 }) })
+  fcTest.prop([fc.array(fc.array(read, { maxLength: 4 }), { maxLength: 12 }), fc.array(read, { maxLength: 4 })])(
+    'keeps each distinct value read once, in the order first read, whatever the repeats',
+    (renders, before) => {
+      const s = Manifest.scopeOf(Evaluate.env({ mode: 'manifest' }), before)
+      for (const values of renders) Manifest.record(s, { values, files: [], clock: false })
+      const all = [...before, ...renders.flat()]
+      const distinct = all.filter((r, i) => all.findIndex((x) => x.root === r.root && x.path.length === r.path.length && x.path.every((seg, k) => seg === r.path[k])) === i)
+      expect(s.reads).toEqual(distinct)
+    },
+  )
+
+  it('reads one value for ten values written with the same hole, and a lone hole and the text around it as before', () => {
+    const s = scope()
+    for (let i = 0; i < 10; i++) {
+      const r = Template.render(`line ${i} {{ Data.n }} and {{ Facts.os }}\n`, s.env)
+      if (E.isLeft(r)) throw new Error(r.left.message)
+      expect(r.right.value).toBe(`line ${i} 5 and linux\n`)
+      Manifest.record(s, r.right.reads)
+    }
+    expect(s.reads).toEqual([
+      { root: 'data', path: ['n'] },
+      { root: 'facts', path: ['os'] },
+    ])
+    const lone = Template.render(' {{ Facts.os }} ', s.env)
+    expect(E.isRight(lone) && lone.right.value).toBe(' linux ')
+  })
+})

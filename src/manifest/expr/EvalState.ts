@@ -19,7 +19,14 @@ export interface R {
 
 /** The mutable record of one evaluation; it never leaves Evaluate. */
 export class State implements Ccm.Recorder {
-  private readonly reads = new Map<string, Read>()
+  /**
+   * The values read, by a key of root and path: the first alone (most evaluations, a template's
+   * `{{ Data.x }}`, read one), a map made at the second distinct one. A map per state was a fifth
+   * of what rendering a template allocated, in code that runs once per value (never optimized).
+   */
+  private firstKey: string | undefined
+  private firstRead: Read | undefined
+  private reads: Map<string, Read> | undefined
   /** The files read, made at the first (most evaluations read none). */
   private files: Set<string> | undefined
   private clock = false
@@ -36,7 +43,15 @@ export class State implements Ccm.Recorder {
   // Methods, not arrow functions in fields: a template renders its holes with a State each, and
   // every caller calls them on the state (Ccm.Recorder), so no closures need making per State.
   record(ref: Ref): void {
-    this.reads.set(`${ref.root}\u0000${ref.path.join('\u0000')}`, { root: ref.root, path: ref.path })
+    const key = `${ref.root}\u0000${ref.path.join('\u0000')}`
+    if (this.firstKey === undefined || key === this.firstKey) {
+      // the same key again replaces what it holds, as a map's set would
+      this.firstKey = key
+      this.firstRead = { root: ref.root, path: ref.path }
+    } else {
+      this.reads ??= new Map()
+      this.reads.set(key, { root: ref.root, path: ref.path })
+    }
   }
 
   readFile(path: string): void {
@@ -56,7 +71,12 @@ export class State implements Ccm.Recorder {
 
   result(): Reads {
     // most evaluations read one value and no file: no arrays to sort then
-    const values = this.reads.size <= 1 ? [...this.reads.values()] : [...this.reads.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)
+    const values =
+      this.firstRead === undefined
+        ? []
+        : this.reads === undefined
+          ? [this.firstRead]
+          : [[this.firstKey!, this.firstRead] as const, ...this.reads.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)
     return { values, files: this.files === undefined ? [] : [...this.files].sort(), clock: this.clock }
   }
 }

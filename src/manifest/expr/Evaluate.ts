@@ -12,7 +12,7 @@ import * as ExprError from './ExprError.js'
 import * as Operators from './Operators.js'
 import * as Predicates from './Predicates.js'
 import * as TemplateSyntax from './TemplateSyntax.js'
-import { State, type R } from './EvalState.js'
+import { State, type R, type Ref } from './EvalState.js'
 import * as Value from './Value.js'
 import * as Work from './Work.js'
 
@@ -59,11 +59,16 @@ export const renderTemplate = (
   template: TemplateSyntax.Template,
   environment: Env,
 ): E.Either<ExprError.ExprError, Outcome & { readonly matched: boolean }> => {
+  // no closure for `run`, nor a spread copy of the result: this runs once for every value a
+  // manifest templates, in code that is never optimized
   const state = new State(environment)
-  return run(() => {
+  try {
     const r = render(template, state)
-    return { ...r, reads: state.result() }
-  })
+    return E.right({ value: r.value, matched: r.matched, reads: state.result() })
+  } catch (e) {
+    if (e instanceof Stop) return E.left(e.error)
+    throw e
+  }
 }
 
 const run = <A>(f: () => A): E.Either<ExprError.ExprError, A> => {
@@ -75,41 +80,57 @@ const run = <A>(f: () => A): E.Either<ExprError.ExprError, A> => {
   }
 }
 
+/** A template's hole, checked and evaluated; a failure's offset is the template's. */
+const hole = (h: TemplateSyntax.Hole, state: State): Value.Value => {
+  const checked = Checked.check(h.node, state.env)
+  if (E.isLeft(checked)) throw new Stop(ExprError.shift(checked.left, h.offset))
+  try {
+    return state.use(evaluateNode(h.node, state))
+  } catch (e) {
+    if (e instanceof Stop) throw new Stop(ExprError.shift(e.error, h.offset))
+    throw e
+  }
+}
+
+const empty = (v: Value.Value): boolean => v === null || v === ''
+
 const render = (template: TemplateSyntax.Template, state: State): { value: Value.Value; matched: boolean } => {
   const one = TemplateSyntax.single(template)
-  const hole = (h: TemplateSyntax.Hole): Value.Value => {
-    const checked = Checked.check(h.node, state.env)
-    if (E.isLeft(checked)) throw new Stop(ExprError.shift(checked.left, h.offset))
-    try {
-      return state.use(evaluateNode(h.node, state))
-    } catch (e) {
-      if (e instanceof Stop) throw new Stop(ExprError.shift(e.error, h.offset))
-      throw e
-    }
-  }
-  const empty = (v: Value.Value): boolean => v === null || v === ''
   if (one !== undefined) {
-    const value = hole(one)
+    const value = hole(one, state)
     // A lone hole keeps a non-string value's type; a string keeps the whitespace written around
     // the hole, so that "{{ Data.motd }}\n" still ends in a newline.
     if (typeof value !== 'string') return { value, matched: !empty(value) }
     const text = template.parts.map((p) => (p._tag === 'Text' ? p.text : value)).join('')
     return { value: text, matched: !empty(value) }
   }
-  let out = ''
-  let matched = template.parts.length > 0 && template.parts.every((p) => p._tag === 'Text') && template.source !== ''
+  let matched = template.parts.length > 0 && template.source !== ''
+  for (const p of template.parts) if (p._tag !== 'Text') matched = false
+  const pieces: string[] = []
+  let length = 0
   for (const p of template.parts) {
     if (p._tag === 'Text') {
-      out += p.text
+      pieces.push(p.text)
+      length += p.text.length
     } else {
-      const v = hole(p)
+      const v = hole(p, state)
       if (!empty(v)) matched = true
       const text = Value.format(v)
-      if (out.length + text.length > Budget.maxString) throw new Stop(ExprError.runtime(`the template's result is longer than the limit of ${Budget.maxString} characters`, p.offset))
-      out += text
+      if (length + text.length > Budget.maxString) throw new Stop(ExprError.runtime(`the template's result is longer than the limit of ${Budget.maxString} characters`, p.offset))
+      pieces.push(text)
+      length += text.length
     }
   }
-  return { value: out, matched }
+  // Joined, not concatenated: one flat string. `+=` left a rope of the pieces, which a file
+  // resource kept with its content until the content was first hashed, and flattened into a copy then.
+  return { value: pieces.join(''), matched }
+}
+
+/** Where each root's value comes from: one each (a ref and its path are never changed once made, only copied longer). */
+const roots: Readonly<Record<Root, Ref>> = {
+  facts: Object.freeze({ root: 'facts', path: Object.freeze([]) }),
+  data: Object.freeze({ root: 'data', path: Object.freeze([]) }),
+  environ: Object.freeze({ root: 'environ', path: Object.freeze([]) }),
 }
 
 const variable = (name: string, state: State): R => {
@@ -117,14 +138,14 @@ const variable = (name: string, state: State): R => {
   const own = env.extra?.variables?.get(name)
   if (own !== undefined) return { value: own }
   if (env.mode === 'policy') return fail(`unknown name ${name}`, 0)
-  if (env.mode === 'hierarchy') return name === 'facts' ? { value: env.facts, ref: { root: 'facts', path: [] } } : fail(`unknown name ${name}`, 0)
+  if (env.mode === 'hierarchy') return name === 'facts' ? { value: env.facts, ref: roots.facts } : fail(`unknown name ${name}`, 0)
   switch (name) {
     case 'Facts':
-      return { value: env.facts, ref: { root: 'facts', path: [] } }
+      return { value: env.facts, ref: roots.facts }
     case 'Data':
-      return { value: env.data, ref: { root: 'data', path: [] } }
+      return { value: env.data, ref: roots.data }
     case 'Environ':
-      return { value: env.environ, ref: { root: 'environ', path: [] } }
+      return { value: env.environ, ref: roots.environ }
   }
   return fail(`unknown name ${name}`, 0)
 }
@@ -148,9 +169,12 @@ const evaluateNode = (n: Node, state: State): R => {
 /** Whether a node's value is one it built (measured and charged), not one it read. */
 const builds = (n: Node): boolean => n._tag === 'Array' || n._tag === 'Map' || n._tag === 'Call' || n._tag === 'Slice' || n._tag === 'Unary' || n._tag === 'Binary'
 
+/** A node's value, evaluated and recorded as read. */
+const use = (x: Node, state: State): Value.Value => state.use(evaluateNode(x, state))
+
+// No closures made at each call (`ev`, `use` over the state, as before): this runs for every node of
+// every value a manifest templates, in code that is never optimized, where each is allocated.
 const evaluateInner = (n: Node, state: State): R => {
-  const ev = (x: Node): R => evaluateNode(x, state)
-  const use = (x: Node): Value.Value => state.use(ev(x))
   switch (n._tag) {
     case 'Nil':
       return { value: null }
@@ -167,25 +191,25 @@ const evaluateInner = (n: Node, state: State): R => {
         throw e
       }
     case 'Array':
-      return { value: Value.array(n.items.map(use)) }
+      return { value: Value.array(n.items.map((x) => use(x, state))) }
     case 'Map':
       return {
         value: Value.map(
           n.entries.map((e) => {
-            const k = use(e.key)
+            const k = use(e.key, state)
             if (typeof k !== 'string') fail(`a map key must be a string, not ${Value.goType(k)}`, e.key.at)
-            return [k as string, use(e.value)] as const
+            return [k as string, use(e.value, state)] as const
           }),
         ),
       }
     case 'Unary':
-      return { value: orFail(Operators.unary(n.op, use(n.operand)), n.at) }
+      return { value: orFail(Operators.unary(n.op, use(n.operand, state)), n.at) }
     case 'Binary':
       return binary(n, state)
     case 'Compare': {
-      let left = use(n.first)
+      let left = use(n.first, state)
       for (const link of n.links) {
-        const right = use(link.operand)
+        const right = use(link.operand, state)
         orFail(Work.charge(state, Work.ofRead(left) + Work.ofRead(right)), n.at)
         const r = orFail(Operators.binary(link.op, left, right), link.at)
         if ((r === true) === link.negated) return { value: false }
@@ -196,20 +220,20 @@ const evaluateInner = (n: Node, state: State): R => {
     case 'Member':
       return member(n, state)
     case 'Slice': {
-      const o = ev(n.object)
+      const o = evaluateNode(n.object, state)
       if (o.shorted) return o
-      const from = n.from === undefined ? null : use(n.from)
-      const to = n.to === undefined ? null : use(n.to)
+      const from = n.from === undefined ? null : use(n.from, state)
+      const to = n.to === undefined ? null : use(n.to, state)
       return { value: orFail(Operators.slice(state.use(o), from, to), n.at) }
     }
     case 'Call':
       return { value: call(n, state) }
     case 'Method': {
-      const o = ev(n.object)
+      const o = evaluateNode(n.object, state)
       if (o.shorted) return o
       if (o.value === null && n.optional) return { value: null, shorted: true }
       const v = state.use(o)
-      n.args.forEach(use)
+      n.args.forEach((a) => use(a, state))
       if (!(v instanceof Value.Time)) return fail(`type ${Value.goType(v)} has no method ${n.name}`, n.at)
       return { value: orFail(Builtins.timeMethod(v, n.name, n.args.length), n.at) }
     }
@@ -223,10 +247,10 @@ const evaluateInner = (n: Node, state: State): R => {
     case 'Closure':
       return fail('a predicate is allowed only as the second argument of a predicate built-in', n.at)
     case 'Conditional': {
-      const c = use(n.cond)
+      const c = use(n.cond, state)
       if (typeof c !== 'boolean') return fail(`non-bool expression (type ${Value.goType(c)}) used as condition`, n.cond.at)
-      if (c) return n.then === undefined ? { value: c } : ev(n.then)
-      return ev(n.otherwise)
+      if (c) return n.then === undefined ? { value: c } : evaluateNode(n.then, state)
+      return evaluateNode(n.otherwise, state)
     }
   }
 }
@@ -289,6 +313,9 @@ const binaryStep = (n: Binary, left: R, state: State): R => {
 
 const keyText = (k: Value.Value): string => (typeof k === 'string' ? k : Value.format(k))
 
+/** The result of reading `key` of `o`: `value`, from where `o` came with the key added. */
+const child = (o: R, value: Value.Value, key: string): R => (o.ref === undefined ? { value } : { value, ref: { root: o.ref.root, path: o.ref.path.concat(key) } })
+
 const member = (n: Extract<Node, { _tag: 'Member' }>, state: State): R => {
   const o = evaluateNode(n.object, state)
   if (o.shorted) return o
@@ -298,12 +325,11 @@ const member = (n: Extract<Node, { _tag: 'Member' }>, state: State): R => {
   }
   const k = state.use(evaluateNode(n.property, state))
   const v = o.value
-  const child = (value: Value.Value, key: string): R => (o.ref === undefined ? { value } : { value, ref: { root: o.ref.root, path: [...o.ref.path, key] } })
   if (Value.isMap(v)) {
     if (typeof k !== 'string') return fail(`invalid operation: cannot use ${Value.goType(k)} as index to ${Value.goType(v)}`, n.at)
     const found = Value.get(v, k)
     const environ = o.ref !== undefined && o.ref.root === 'environ' && o.ref.path.length === 0
-    return child(found ?? (environ ? '' : null), k)
+    return child(o, found ?? (environ ? '' : null), k)
   }
   // An array element extends the array's path; anything else reads the object itself.
   if (!Value.isArray(v)) state.use(o)
@@ -313,7 +339,7 @@ const member = (n: Extract<Node, { _tag: 'Member' }>, state: State): R => {
     const length = bytes === undefined ? (v as ReadonlyArray<Value.Value>).length : bytes.length
     const i = k < 0n ? k + BigInt(length) : k
     if (i < 0n || i >= BigInt(length)) return fail(`index out of range: ${i} (array length is ${length})`, n.at)
-    return bytes === undefined ? child((v as ReadonlyArray<Value.Value>)[Number(i)]!, i.toString()) : { value: BigInt(bytes[Number(i)]!) }
+    return bytes === undefined ? child(o, (v as ReadonlyArray<Value.Value>)[Number(i)]!, i.toString()) : { value: BigInt(bytes[Number(i)]!) }
   }
   return fail(`cannot fetch ${keyText(k)} from ${Value.goType(v)}`, n.at)
 }

@@ -65,17 +65,17 @@ const closing = (src: string, from: number, close: string): number => {
  * holes (`{{ Data.x }}`) in many values. A syntax tree is immutable, so sharing one is safe; the
  * memory is bounded by starting afresh when it is full.
  */
-const expressions = new Map<string, Node>()
+const expressions = new Map<string, E.Right<Node>>()
 const expressionsLimit = 4096
 
-/** Parses a hole's expression, once per source text while it is remembered. */
+/** Parses a hole's expression, once per source text while it is remembered (the answer itself kept: no Either made per hit). */
 const expression = (source: string): E.Either<ExprError.ExprError, Node> => {
   const known = expressions.get(source)
-  if (known !== undefined) return E.right(known)
+  if (known !== undefined) return known
   const node = Parser.parse(source)
   if (E.isRight(node)) {
     if (expressions.size >= expressionsLimit) expressions.clear()
-    expressions.set(source, node.right)
+    expressions.set(source, node)
   }
   return node
 }
@@ -103,68 +103,75 @@ export const opener = (src: string): ((i: number) => number) => {
  * file's content) is remembered only as the last one parsed: contents rarely repeat, and keying a
  * map by each of ten thousand contents hashed every character of each, about a microsecond apiece.
  */
-const templates = new Map<string, Template>()
+const templates = new Map<string, E.Right<Template>>()
 const templatesLimit = 256
 /** The longest source `templates` keeps. */
 const shortSource = 64
-let last: Template | undefined
+let last: E.Right<Template> | undefined
 
 /** Splits a template into text and parsed holes; errors carry offsets into the template. */
 export const parse = (src: string): E.Either<ExprError.ExprError, Template> => {
   const short = src.length <= shortSource
-  const known = short ? templates.get(src) : last?.source === src ? last : undefined
-  if (known !== undefined) return E.right(known)
+  const known = short ? templates.get(src) : last?.right.source === src ? last : undefined
+  if (known !== undefined) return known
   const parsed = split(src)
   if (E.isRight(parsed)) {
-    if (!short) last = parsed.right
+    if (!short) last = parsed
     else {
       if (templates.size >= templatesLimit) templates.clear()
-      templates.set(src, parsed.right)
+      templates.set(src, parsed)
     }
   }
   return parsed
 }
 
+// A template is split once per value, in code that runs once per value of a manifest and is never
+// optimized: every closure and string it makes is allocated. So the loop keeps its state in locals
+// (no closures over them: V8 would move them into a context object), and the blank check makes
+// no trimmed copy.
 const split = (src: string): E.Either<ExprError.ExprError, Template> => {
   const parts: Part[] = []
+  // the text part being gathered: from textAt, as pieces (more than one only where `${{` cut it)
   let text = ''
   let textAt = 0
   let i = 0
   const nextOpen = opener(src)
-  const flush = (): void => {
-    if (text !== '') parts.push({ _tag: 'Text', text, offset: textAt })
-    text = ''
-  }
-  /** Adds the text from i to j (exclusive) to the current text part. */
-  const take = (j: number): void => {
-    if (text === '') textAt = i
-    text += src.slice(i, j)
-    i = j
-  }
   while (i < src.length) {
     const next = nextOpen(i)
     if (next < 0) {
-      take(src.length)
+      if (text === '') textAt = i
+      text += src.slice(i)
       break
     }
-    if (next > i) take(next)
+    if (next > i) {
+      if (text === '') textAt = i
+      text += src.slice(i, next)
+      i = next
+    }
     if (src.startsWith('${{', i)) {
-      take(i + 1) // a literal `$`; the `{{` after it opens a hole
+      // a literal `$`; the `{{` after it opens a hole
+      if (text === '') textAt = i
+      text += '$'
+      i += 1
       continue
     }
-    const open: '{{' | '${' = src.startsWith('{{', i) ? '{{' : '${'
+    const open: '{{' | '${' = src.charCodeAt(i) === 123 ? '{{' : '${'
     const close = open === '{{' ? '}}' : '}'
     const start = i + 2
     const end = closing(src, start, close)
     if (end < 0) return E.left(ExprError.syntax(`unterminated ${open}: no closing ${close}`, i))
     const source = src.slice(start, end)
-    if (source.trim() === '') return E.left(ExprError.syntax(`empty expression in ${open} ${close}`, i))
+    if (isBlank(source)) return E.left(ExprError.syntax(`empty expression in ${open} ${close}`, i))
     const node = expression(source)
     if (E.isLeft(node)) return E.left(ExprError.shift(node.left, start))
-    flush()
+    if (text !== '') parts.push({ _tag: 'Text', text, offset: textAt })
+    text = ''
     parts.push({ _tag: 'Hole', node: node.right, source, offset: start, open })
     i = end + close.length
   }
-  flush()
+  if (text !== '') parts.push({ _tag: 'Text', text, offset: textAt })
   return E.right({ source: src, parts })
 }
+
+/** Whether a string is all whitespace (as `trim() === ''`, without making the trimmed string). */
+const isBlank = (s: string): boolean => /^\s*$/.test(s)
