@@ -56,7 +56,6 @@ export const scopeOf = (env: Evaluate.Env, reads: ReadonlyArray<Evaluate.Read> =
   return scope
 }
 
-
 // model
 
 /** One resource as the manifest states it, defaults merged in, before its type decodes it. */

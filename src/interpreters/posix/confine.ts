@@ -10,9 +10,10 @@
 // root. The operation then acts on `/proc/self/fd/N/name`, N being the final directory's handle
 // (or, in a batch's look at one directory, on `./name` with the working directory moved into that
 // handle: workdir.ts): a swap of any directory above it, before or during the step, changes
-// nothing. The final component is never followed. No resolution outlives the operation that made it (the handles are
-// closed when it settles) unless a batch of observations or a hold (one apply batch) keeps parent
-// handles for their duration. With root "/" there is nothing to escape, and host paths are used.
+// nothing. The final component is never followed. No resolution outlives the operation that made
+// it (the handles are closed when it settles) unless a batch of observations or a hold (one apply
+// batch) keeps parent handles for their duration. With root "/" there is nothing to escape, and
+// host paths are used.
 import { constants, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import * as Fault from '../../core/Fault.js'

@@ -104,11 +104,14 @@ const render = (template: TemplateSyntax.Template, state: State): { value: Value
     const text = template.parts.map((p) => (p._tag === 'Text' ? p.text : value)).join('')
     return { value: text, matched: !empty(value) }
   }
-  let matched = template.parts.length > 0 && template.source !== ''
-  for (const p of template.parts) if (p._tag !== 'Text') matched = false
+  const parts = template.parts
+  // indexed loops: for-of makes an iterator result per part in code never optimized
+  let matched = parts.length > 0 && template.source !== ''
+  for (let i = 0; i < parts.length; i++) if (parts[i]!._tag !== 'Text') matched = false
   const pieces: string[] = []
   let length = 0
-  for (const p of template.parts) {
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!
     if (p._tag === 'Text') {
       pieces.push(p.text)
       length += p.text.length
