@@ -7,6 +7,7 @@ import * as PosixPath from '../core/PosixPath.js'
 import type { Position } from '../core/Position.js'
 import type * as Evaluate from '../manifest/expr/Evaluate.js'
 import * as Template from '../manifest/expr/Template.js'
+import * as TemplateSyntax from '../manifest/expr/TemplateSyntax.js'
 import { record, type Scope } from '../manifest/Manifest.js'
 import type * as Node from '../manifest/Node.js'
 
@@ -30,8 +31,26 @@ export interface Probed {
 
 // constructors
 
-/** The names of the functions that read a file (Evaluate's readFile, file and template), anywhere in a template's text. */
+/** The names of the functions that read a file (Evaluate's readFile, file and template), anywhere in a hole's expression. */
 const readsFiles = /file|File|template/
+
+/**
+ * Whether a template may read a file: one of its holes names readFile, file or template. Only the
+ * holes run; the text around them was searched too, and a content whose comment says "this file
+ * is managed by ..." (as most do) was rendered through a reader watching for managed files, with a
+ * copy of the environment, for nothing. A template that does not parse reads nothing either
+ * (rendering it says why). The parse is the one rendering then takes from its cache.
+ */
+export const mayReadFiles = (text: string): boolean => {
+  const parsed = TemplateSyntax.parse(text)
+  if (E.isLeft(parsed)) return false
+  const parts = parsed.right.parts
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!
+    if (p._tag === 'Hole' && readsFiles.test(p.source)) return true
+  }
+  return false
+}
 
 /** A scalar's template when it reads a managed file; undefined when it can be rendered now. */
 export const probe = (n: Node.Node, scope: Scope, baseDir: string, deferral: Deferral | undefined): Probed | undefined => {
@@ -53,9 +72,9 @@ export const renderOrProbe = (
   const read = scope.env.readFile
   if (deferral === undefined || read === undefined || n._tag !== 'Scalar' || typeof n.value !== 'string') return undefined
   const where = { base: n.at, shift: n.quoted ? 1 : 0 }
-  // A template reads a file only by calling readFile, file or template by name: one that names
-  // none of them is rendered as it is, without a reader that watches for managed files (most are).
-  if (!readsFiles.test(n.text)) {
+  // A template reads a file only by calling readFile, file or template by name: one whose holes
+  // name none of them is rendered as it is, without a reader that watches for managed files (most are).
+  if (!mayReadFiles(n.text)) {
     const now = Template.render(n.text, scope.env, where)
     return E.isRight(now) ? { _tag: 'Now', rendered: now.right } : undefined
   }

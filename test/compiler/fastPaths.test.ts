@@ -16,6 +16,7 @@ import * as Template from '../../src/manifest/expr/Template.js'
 import * as Manifest from '../../src/manifest/Manifest.js'
 import type * as Node from '../../src/manifest/Node.js'
 import * as Yaml from '../../src/manifest/Yaml.js'
+import * as Deferral from '../../src/types/Deferral.js'
 import * as Fields from '../../src/types/Fields.js'
 import * as Properties from '../../src/types/Properties.js'
 
@@ -138,6 +139,21 @@ describe('a template that may read a managed file', () => {
   })
   it('is rendered now when it names none of them', () => {
     expect(run(`{{ Facts.os }} {{ 'app/base.conf' }}`)).toMatchObject({ content: { _tag: 'Inline', text: 'linux app/base.conf' } })
+  })
+  it('is rendered now when only its text names them, outside the holes (a comment saying this file is managed)', () => {
+    expect(run(`# this file is managed: readFile('app/base.conf') template {{ Facts.os }}`)).toMatchObject({
+      content: { _tag: 'Inline', text: "# this file is managed: readFile('app/base.conf') template linux" },
+    })
+    expect(run(`# this file: {{ file('app/base.conf') }}`)).toMatchObject({ content: { _tag: 'Deferred', deferred: { after: ['file#/etc/app/base.conf'] } } })
+  })
+  it('is looked for in the holes alone: only they run', () => {
+    expect(Deferral.mayReadFiles('# this file is managed by plait\n{{ Data.x }}\n')).toBe(false)
+    expect(Deferral.mayReadFiles('template, readFile and file: ${ Facts.os } {{ Data.x }}')).toBe(false)
+    expect(Deferral.mayReadFiles('x {{ readFile("a") }}')).toBe(true)
+    expect(Deferral.mayReadFiles('x ${ template("t") }')).toBe(true)
+    expect(Deferral.mayReadFiles('{{ Data.x ?? file("a") }}')).toBe(true)
+    // a template that does not parse reads nothing (rendering it says why)
+    expect(Deferral.mayReadFiles('file {{ readFile("a")')).toBe(false)
   })
 })
 
