@@ -296,11 +296,11 @@ const confined = (hostRoot: string): Confinement => {
       // within a hold, a batch shares the hold's handles (closed when the hold ends)
       const shared = holding
       const h = shared ?? keeper(openDirectory, stillInside)
-      /** Runs `body` with the /proc path of directory `dir`'s handle, walked to for `subject` unless held already. */
-      const within = <A>(op: string, subject: string, dir: string, body: (host: string) => A): A => {
+      /** Runs `body` with directory `dir`'s handle, walked to for `subject` unless held already. */
+      const within = <A>(op: string, subject: string, dir: string, body: (fd: number) => A): A => {
         const e = h.take(op, subject, dir)
         try {
-          return body(batchHandlePath(e.h.fd))
+          return body(e.h.fd)
         } finally {
           h.put(e)
         }
@@ -312,21 +312,21 @@ const confined = (hostRoot: string): Confinement => {
           validate(op, path)
           if (path === '/') return body({ entry: hostRoot, dir: nodePath.dirname(hostRoot), name: '' })
           const name = PosixPath.basename(path)
-          return within(op, path, PosixPath.dirname(path), (dir) => body({ entry: `${dir}/${name}`, dir, name }))
+          return within(op, path, PosixPath.dirname(path), (fd) => {
+            const dir = batchHandlePath(fd)
+            return body({ entry: `${dir}/${name}`, dir, name })
+          })
         },
         inDirectory: <A>(op: string, subject: string, dir: string, body: (host: string) => A): A => {
           validate(op, subject)
-          const e = h.take(op, subject, dir)
-          try {
-            if (!loan.enter(e.h.fd)) return body(batchHandlePath(e.h.fd))
+          return within(op, subject, dir, (fd) => {
+            if (!loan.enter(fd)) return body(batchHandlePath(fd))
             try {
               return body('.')
             } finally {
               loan.leave()
             }
-          } finally {
-            h.put(e)
-          }
+          })
         },
         close: () => {
           loan.close()

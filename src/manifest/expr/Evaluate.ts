@@ -15,6 +15,7 @@ import * as TemplateSyntax from './TemplateSyntax.js'
 import { State, type R, type Ref } from './EvalState.js'
 import * as Value from './Value.js'
 import * as Work from './Work.js'
+import { fail, orFail, run, Stop } from './EvalStop.js'
 
 // model
 
@@ -33,51 +34,28 @@ export const maxTemplateDepth = 8
 
 // evaluation
 
-class Stop {
-  constructor(readonly error: ExprError.ExprError) {}
-}
-
-const fail = (message: string, at: number): never => {
-  throw new Stop(ExprError.runtime(message, at))
-}
-
-const orFail = <A>(r: E.Either<string, A>, at: number): A => (E.isLeft(r) ? fail(r.left, at) : r.right)
-
 /** Type-checks and evaluates a tree. */
 export const evaluate = (node: Node, environment: Env): E.Either<ExprError.ExprError, Outcome> => {
   const checked = Checked.check(node, environment)
   if (E.isLeft(checked)) return checked
-  const state = new State(environment)
-  return run(() => {
-    const value = state.use(evaluateNode(node, state))
-    return { value, reads: state.result() }
-  })
+  return run(evaluated, node, new State(environment))
+}
+
+const evaluated = (node: Node, state: State): Outcome => {
+  const value = state.use(evaluateNode(node, state))
+  return { value, reads: state.result() }
 }
 
 /** Renders a parsed template (see Template.render); `matched` is false when every hole gave "" or nil. */
 export const renderTemplate = (
   template: TemplateSyntax.Template,
   environment: Env,
-): E.Either<ExprError.ExprError, Outcome & { readonly matched: boolean }> => {
-  // no closure for `run`, nor a spread copy of the result: this runs once for every value a
-  // manifest templates, in code that is never optimized
-  const state = new State(environment)
-  try {
-    const r = render(template, state)
-    return E.right({ value: r.value, matched: r.matched, reads: state.result() })
-  } catch (e) {
-    if (e instanceof Stop) return E.left(e.error)
-    throw e
-  }
-}
+): E.Either<ExprError.ExprError, Outcome & { readonly matched: boolean }> => run(rendered, template, new State(environment))
 
-const run = <A>(f: () => A): E.Either<ExprError.ExprError, A> => {
-  try {
-    return E.right(f())
-  } catch (e) {
-    if (e instanceof Stop) return E.left(e.error)
-    throw e
-  }
+// no spread copy of render's result: this runs once for every value a manifest templates, in code that is never optimized
+const rendered = (template: TemplateSyntax.Template, state: State): Outcome & { readonly matched: boolean } => {
+  const r = render(template, state)
+  return { value: r.value, matched: r.matched, reads: state.result() }
 }
 
 /** A template's hole, checked and evaluated; a failure's offset is the template's. */
